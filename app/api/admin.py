@@ -1,0 +1,272 @@
+"""The club's administration: members, chips, the ledger, invites, settings.
+
+Every route requires an owner or admin, checked here on the server; finer rules (only the
+owner manages admins) live in the services.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query
+from fastapi.responses import StreamingResponse
+
+from app.api.deps import AdminCaller, DbDep, csrf_protect, require_admin
+from app.api.schemas import (
+    MAX_ID,
+    AuditPublic,
+    ChipMovementCreate,
+    ChipMovementPublic,
+    ClubPublic,
+    ClubUpdate,
+    InviteCreate,
+    InvitePublic,
+    LedgerEntryPublic,
+    MemberPublic,
+    MemberWithBalance,
+    RoleName,
+    RoleUpdate,
+    StatusName,
+)
+from app.db.models import MemberStatus, Role
+from app.errors import InvalidInput
+from app.services import club, ledger, members
+
+PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
+QueryId = Annotated[int | None, Query(ge=1, le=MAX_ID)]
+KindQuery = Annotated[str | None, Query(pattern=r"^[a-z_]{1,32}$")]
+
+router = APIRouter(
+    prefix="/api/admin",
+    tags=["admin"],
+    dependencies=[Depends(csrf_protect), Depends(require_admin)],
+)
+
+
+@router.get("/members")
+async def list_members(
+    db: DbDep,
+    status: StatusName | None = None,
+    role: RoleName | None = None,
+) -> list[MemberWithBalance]:
+    async with db.transaction() as session:
+        rows = await members.list_members(
+            session,
+            status=MemberStatus(status) if status else None,
+            role=Role(role) if role else None,
+        )
+    return [
+        MemberWithBalance(**MemberPublic.model_validate(user).model_dump(), balance=balance)
+        for user, balance in rows
+    ]
+
+
+@router.post("/members/{member_id}/approve")
+async def approve(member_id: PathId, caller: AdminCaller, db: DbDep) -> MemberPublic:
+    async with db.transaction() as session:
+        return MemberPublic.model_validate(await members.approve(session, caller.user, member_id))
+
+
+@router.post("/members/{member_id}/ban")
+async def ban(member_id: PathId, caller: AdminCaller, db: DbDep) -> MemberPublic:
+    async with db.transaction() as session:
+        return MemberPublic.model_validate(await members.ban(session, caller.user, member_id))
+
+
+@router.post("/members/{member_id}/unban")
+async def unban(member_id: PathId, caller: AdminCaller, db: DbDep) -> MemberPublic:
+    async with db.transaction() as session:
+        return MemberPublic.model_validate(await members.unban(session, caller.user, member_id))
+
+
+@router.post("/members/{member_id}/role")
+async def set_role(
+    member_id: PathId, body: RoleUpdate, caller: AdminCaller, db: DbDep
+) -> MemberPublic:
+    async with db.transaction() as session:
+        user = await members.set_role(session, caller.user, member_id, Role(body.role))
+        return MemberPublic.model_validate(user)
+
+
+async def _move_chips(
+    body: ChipMovementCreate, caller: AdminCaller, db: DbDep, *, grant: bool
+) -> ChipMovementPublic:
+    async with db.transaction() as session:
+        await members.get_member(session, body.member_id)
+        member_key = ledger.member_account_key(body.member_id)
+        movement = (
+            ledger.Movement(ledger.BANK_KEY, member_key, body.amount)
+            if grant
+            else ledger.Movement(member_key, ledger.BANK_KEY, body.amount)
+        )
+        posted = await ledger.post(
+            session,
+            idempotency_key=f"admin:{body.idempotency_key}",
+            kind="grant" if grant else "deduct",
+            reason=body.reason,
+            actor_id=caller.user.id,
+            movements=[movement],
+        )
+        balance = await ledger.balance_of(session, member_key)
+    return ChipMovementPublic(
+        operation_id=posted.operation_id, replayed=posted.replayed, balance=balance
+    )
+
+
+@router.post("/chips/grant")
+async def grant_chips(
+    body: ChipMovementCreate, caller: AdminCaller, db: DbDep
+) -> ChipMovementPublic:
+    """Give a member chips from the club's bank (a reason is required)."""
+    return await _move_chips(body, caller, db, grant=True)
+
+
+@router.post("/chips/deduct")
+async def deduct_chips(
+    body: ChipMovementCreate, caller: AdminCaller, db: DbDep
+) -> ChipMovementPublic:
+    """Take chips from a member back to the club's bank (never below zero)."""
+    return await _move_chips(body, caller, db, grant=False)
+
+
+def _as_utc(moment: datetime | None) -> datetime | None:
+    """Query times without a zone are read as UTC."""
+    if moment is None:
+        return None
+    try:
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:
+        raise InvalidInput("invalid_time", "That time is out of range.") from None
+
+
+def _filter(
+    member_id: int | None,
+    kind: str | None,
+    actor_id: int | None,
+    since: datetime | None,
+    until: datetime | None,
+) -> ledger.EntryFilter:
+    return ledger.EntryFilter(
+        account_key=ledger.member_account_key(member_id) if member_id is not None else None,
+        kind=kind,
+        actor_id=actor_id,
+        since=_as_utc(since),
+        until=_as_utc(until),
+    )
+
+
+@router.get("/ledger")
+async def whole_ledger(
+    db: DbDep,
+    member_id: QueryId = None,
+    kind: KindQuery = None,
+    actor_id: QueryId = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+) -> list[LedgerEntryPublic]:
+    where = _filter(member_id, kind, actor_id, since, until)
+    async with db.transaction() as session:
+        rows = await ledger.entries(session, where, limit=limit, offset=offset)
+    return [LedgerEntryPublic.model_validate(row) for row in rows]
+
+
+CSV_COLUMNS = (
+    "entry_id",
+    "operation_id",
+    "created_at",
+    "kind",
+    "reason",
+    "actor_id",
+    "from_account",
+    "to_account",
+    "amount",
+)
+
+
+def _csv_cell(value: object) -> str:
+    """Neutralise spreadsheet formulas: a reason typed as "=HYPERLINK(…)" stays text."""
+    text = value.isoformat() if isinstance(value, datetime) else "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+@router.get("/ledger.csv", response_class=StreamingResponse)
+async def ledger_csv(
+    db: DbDep,
+    member_id: QueryId = None,
+    kind: KindQuery = None,
+    actor_id: QueryId = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> StreamingResponse:
+    where = _filter(member_id, kind, actor_id, since, until)
+    async with db.transaction() as session:
+        rows = await ledger.entries(session, where, limit=None)
+
+    async def lines() -> AsyncIterator[str]:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(CSV_COLUMNS)
+        for row in rows:
+            writer.writerow(_csv_cell(getattr(row, column)) for column in CSV_COLUMNS)
+            if buffer.tell() > 64_000:
+                yield buffer.getvalue()
+                buffer.seek(0)
+                buffer.truncate()
+        yield buffer.getvalue()
+
+    return StreamingResponse(
+        lines(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="salon-ledger.csv"'},
+    )
+
+
+@router.get("/audit")
+async def audit(db: DbDep) -> AuditPublic:
+    async with db.transaction() as session:
+        report = await ledger.audit(session)
+    return AuditPublic(
+        ok=report.ok,
+        accounts=report.accounts,
+        entries=report.entries,
+        chips_in_circulation=report.chips_in_circulation,
+        problems=report.problems,
+    )
+
+
+@router.get("/club")
+async def get_club(db: DbDep) -> ClubPublic:
+    async with db.transaction() as session:
+        return ClubPublic.model_validate(await club.get_club(session))
+
+
+@router.patch("/club")
+async def update_club(body: ClubUpdate, db: DbDep) -> ClubPublic:
+    async with db.transaction() as session:
+        updated = await club.update_club(session, club.ClubChanges(**body.model_dump()))
+        return ClubPublic.model_validate(updated)
+
+
+@router.get("/invites")
+async def list_invites(db: DbDep) -> list[InvitePublic]:
+    async with db.transaction() as session:
+        return [InvitePublic.model_validate(i) for i in await members.list_invites(session)]
+
+
+@router.post("/invites", status_code=201)
+async def create_invite(body: InviteCreate, caller: AdminCaller, db: DbDep) -> InvitePublic:
+    spec = members.InviteSpec(max_uses=body.max_uses, expires_in_days=body.expires_in_days)
+    async with db.transaction() as session:
+        return InvitePublic.model_validate(await members.create_invite(session, caller.user, spec))
+
+
+@router.post("/invites/{invite_id}/revoke")
+async def revoke_invite(invite_id: PathId, db: DbDep) -> InvitePublic:
+    async with db.transaction() as session:
+        return InvitePublic.model_validate(await members.revoke_invite(session, invite_id))

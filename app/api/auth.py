@@ -1,0 +1,133 @@
+"""Sign up, log in, log out, change password."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request, Response, status
+
+from app.api.deps import (
+    SESSION_COOKIE,
+    CurrentCaller,
+    DbDep,
+    LoginLimiterDep,
+    OptionalCaller,
+    SettingsDep,
+    clear_login_cookies,
+    csrf_protect,
+    set_login_cookies,
+)
+from app.api.schemas import (
+    CsrfPublic,
+    LoginCreate,
+    LoginPublic,
+    MemberPublic,
+    PasswordUpdate,
+    RegisterCreate,
+    RegisterPublic,
+)
+from app.db.models import MemberStatus, User
+from app.errors import SalonError
+from app.security import csrf
+from app.security.ratelimit import SlidingWindowLimiter
+from app.services import auth, members
+
+router = APIRouter(prefix="/api/auth", tags=["auth"], dependencies=[Depends(csrf_protect)])
+
+
+@router.get("/csrf")
+async def csrf_token(request: Request, caller: OptionalCaller) -> CsrfPublic:
+    """A token to send back as `X-CSRF-Token` (its cookie is set with this response)."""
+    return CsrfPublic(
+        csrf_token=csrf.csrf_token_for(request, caller.session.csrf_token if caller else None)
+    )
+
+
+@router.post("/register", status_code=status.HTTP_201_CREATED)
+async def register(
+    body: RegisterCreate,
+    request: Request,
+    response: Response,
+    db: DbDep,
+    settings: SettingsDep,
+) -> RegisterPublic:
+    async with db.transaction() as session:
+        user = await members.register(
+            session,
+            username=body.username,
+            password=body.password,
+            display_name=body.display_name,
+            invite_code=body.invite_code,
+        )
+        logged_in = None
+        if user.status == MemberStatus.ACTIVE:
+            logged_in = await auth.open_session(session, user, settings.session_days)
+    if logged_in is not None:
+        set_login_cookies(response, request, settings, logged_in)
+    return RegisterPublic(
+        member=MemberPublic.model_validate(user),
+        logged_in=logged_in is not None,
+        csrf_token=logged_in.session.csrf_token if logged_in else None,
+    )
+
+
+def client_key(request: Request) -> str:
+    return f"ip:{request.client.host if request.client else 'unknown'}"
+
+
+async def checked_login(
+    db: DbDep,
+    limiter: SlidingWindowLimiter,
+    request: Request,
+    username: str,
+    password: str,
+    days: int,
+) -> auth.LoggedIn:
+    """Log in under the failure throttle (per client address and per username)."""
+    keys = (client_key(request), f"user:{username.strip().lower()}")
+    for key in keys:
+        limiter.check(key)
+    try:
+        async with db.transaction() as session:
+            return await auth.login(session, username, password, days)
+    except auth.BadCredentials:
+        for key in keys:
+            limiter.hit(key)
+        raise
+
+
+@router.post("/login")
+async def login(
+    body: LoginCreate,
+    request: Request,
+    response: Response,
+    db: DbDep,
+    settings: SettingsDep,
+    limiter: LoginLimiterDep,
+) -> LoginPublic:
+    logged_in = await checked_login(
+        db, limiter, request, body.username, body.password, settings.session_days
+    )
+    set_login_cookies(response, request, settings, logged_in)
+    return LoginPublic(
+        member=MemberPublic.model_validate(logged_in.user),
+        csrf_token=logged_in.session.csrf_token,
+    )
+
+
+@router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
+async def logout(request: Request, response: Response, db: DbDep) -> None:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        async with db.transaction() as session:
+            await auth.logout(session, token)
+    clear_login_cookies(response)
+
+
+@router.post("/password", status_code=status.HTTP_204_NO_CONTENT)
+async def change_password(body: PasswordUpdate, caller: CurrentCaller, db: DbDep) -> None:
+    async with db.transaction() as session:
+        user = await session.get(User, caller.user.id)
+        if user is None:  # deleted between the two transactions
+            raise SalonError("member_not_found", "Your account no longer exists.")
+        await auth.change_password(
+            session, user, caller.session, body.current_password, body.new_password
+        )

@@ -1,0 +1,130 @@
+"""Shared request dependencies: the database, the settings, who is asking, CSRF."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request, Response
+
+from app.config import Settings
+from app.db.models import AuthSession, Role, User
+from app.db.session import Database
+from app.errors import Forbidden, NotAuthenticated
+from app.security import csrf
+from app.security.ratelimit import SlidingWindowLimiter
+from app.services import auth
+
+SESSION_COOKIE = "salon_session"
+
+
+def get_db(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_login_limiter(request: Request) -> SlidingWindowLimiter:
+    limiter: SlidingWindowLimiter = request.app.state.login_limiter
+    return limiter
+
+
+DbDep = Annotated[Database, Depends(get_db)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+LoginLimiterDep = Annotated[SlidingWindowLimiter, Depends(get_login_limiter)]
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The logged-in member making this request, with the session they use."""
+
+    user: User
+    session: AuthSession
+
+    @property
+    def is_admin(self) -> bool:
+        return self.user.role in (Role.OWNER, Role.ADMIN)
+
+
+async def optional_caller(request: Request, db: DbDep) -> Caller | None:
+    if hasattr(request.state, "caller"):
+        cached: Caller | None = request.state.caller
+        return cached
+    caller: Caller | None = None
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        async with db.transaction() as session:
+            found = await auth.resolve(session, token)
+        if found is not None:
+            caller = Caller(user=found[1], session=found[0])
+    request.state.caller = caller
+    return caller
+
+
+OptionalCaller = Annotated[Caller | None, Depends(optional_caller)]
+
+
+async def csrf_protect(request: Request, settings: SettingsDep, caller: OptionalCaller) -> None:
+    """Router-wide guard: every unsafe method must carry the CSRF token."""
+    await csrf.verify(
+        request, settings.allowed_origins, caller.session.csrf_token if caller else None
+    )
+
+
+async def require_caller(caller: OptionalCaller) -> Caller:
+    if caller is None:
+        raise NotAuthenticated()
+    return caller
+
+
+CurrentCaller = Annotated[Caller, Depends(require_caller)]
+
+
+async def require_admin(caller: CurrentCaller) -> Caller:
+    if not caller.is_admin:
+        raise Forbidden("admin_only", "Only the club's admins can do this.")
+    return caller
+
+
+AdminCaller = Annotated[Caller, Depends(require_admin)]
+
+
+def cookie_secure(request: Request, settings: Settings) -> bool:
+    if settings.cookie_secure is not None:
+        return settings.cookie_secure
+    return request.url.scheme == "https"
+
+
+def set_login_cookies(
+    response: Response, request: Request, settings: Settings, logged_in: auth.LoggedIn
+) -> None:
+    secure = cookie_secure(request, settings)
+    max_age = settings.session_days * 86400
+    response.set_cookie(
+        SESSION_COOKIE,
+        logged_in.token,
+        max_age=max_age,
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+        path="/",
+    )
+    # The page's script reads this one to send it back as X-CSRF-Token.
+    response.set_cookie(
+        csrf.CSRF_COOKIE,
+        logged_in.session.csrf_token,
+        max_age=max_age,
+        httponly=False,
+        samesite="lax",
+        secure=secure,
+        path="/",
+    )
+
+
+def clear_login_cookies(response: Response) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    response.delete_cookie(csrf.CSRF_COOKIE, path="/")

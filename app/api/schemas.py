@@ -1,0 +1,179 @@
+"""Request and response bodies of the REST API (`XCreate` / `XUpdate` / `XPublic`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+)
+
+from app.security.text import has_control_chars
+from app.services.ledger import MAX_AMOUNT
+
+
+class Input(BaseModel):
+    """Inputs refuse unknown fields and silent type coercion: "5" is not 5."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_control_characters(cls, value: object) -> object:
+        if isinstance(value, str) and has_control_chars(value):
+            raise ValueError("must not contain control characters")
+        return value
+
+
+class Output(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    details: dict[str, object] | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+# Ids are 32-bit integers in the database: anything larger is refused at the door.
+MAX_ID = 2_147_483_647
+MemberId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+Username = Annotated[StrictStr, Field(min_length=1, max_length=64)]
+Password = Annotated[StrictStr, Field(min_length=1, max_length=256)]
+Amount = Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
+IdempotencyKey = Annotated[StrictStr, Field(min_length=8, max_length=128)]
+Reason = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+RoleName = Literal["owner", "admin", "member"]
+StatusName = Literal["pending", "active", "banned"]
+
+
+class HealthPublic(Output):
+    status: Literal["ok"]
+    database: str
+
+
+class CsrfPublic(Output):
+    csrf_token: str
+
+
+class RegisterCreate(Input):
+    username: Username
+    password: Password
+    display_name: Annotated[StrictStr, Field(min_length=1, max_length=64)] | None = None
+    invite_code: Annotated[StrictStr, Field(min_length=1, max_length=64)] | None = None
+
+
+class LoginCreate(Input):
+    username: Username
+    password: Password
+
+
+class PasswordUpdate(Input):
+    current_password: Password
+    new_password: Password
+
+
+class MemberPublic(Output):
+    id: int
+    username: str
+    display_name: str
+    role: RoleName
+    status: StatusName
+    created_at: datetime
+
+
+class MemberWithBalance(MemberPublic):
+    balance: int
+
+
+class RegisterPublic(Output):
+    member: MemberPublic
+    logged_in: bool
+    csrf_token: str | None = None
+
+
+class LoginPublic(Output):
+    member: MemberPublic
+    csrf_token: str
+
+
+class ProfilePublic(MemberWithBalance):
+    chip_unit: str
+    csrf_token: str
+
+
+class LedgerEntryPublic(Output):
+    entry_id: int
+    operation_id: int
+    created_at: datetime
+    kind: str
+    reason: str
+    actor_id: int | None
+    from_account: str
+    to_account: str
+    amount: int
+
+
+class RoleUpdate(Input):
+    role: Literal["admin", "member"]
+
+
+class ChipMovementCreate(Input):
+    member_id: MemberId
+    amount: Amount
+    reason: Reason
+    idempotency_key: IdempotencyKey
+
+
+class ChipMovementPublic(Output):
+    operation_id: int
+    replayed: bool
+    balance: int
+
+
+class ClubPublic(Output):
+    name: str
+    chip_unit: str
+    signup_requires_approval: bool
+    default_turn_seconds: int
+
+
+class ClubUpdate(Input):
+    name: Annotated[StrictStr, Field(min_length=1, max_length=80)] | None = None
+    chip_unit: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = None
+    signup_requires_approval: StrictBool | None = None
+    default_turn_seconds: Annotated[StrictInt, Field(ge=5, le=600)] | None = None
+
+
+class InviteCreate(Input):
+    max_uses: Annotated[StrictInt, Field(ge=1, le=1000)] = 1
+    expires_in_days: Annotated[StrictInt, Field(ge=1, le=365)] | None = 7
+
+
+class InvitePublic(Output):
+    id: int
+    code: str
+    max_uses: int
+    uses: int
+    revoked: bool
+    expires_at: datetime | None
+    created_at: datetime
+
+
+class AuditPublic(Output):
+    ok: bool
+    accounts: int
+    entries: int
+    chips_in_circulation: int
+    problems: list[str]

@@ -1,0 +1,166 @@
+"""The `salon` command."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import sys
+from collections.abc import Sequence
+
+from app.config import Settings, get_settings
+
+
+def _settings() -> Settings:
+    settings = get_settings()
+    if settings.resolved_database_url.startswith("sqlite"):
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return settings
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    settings = _settings()
+    host = args.host or settings.host
+    port = args.port or settings.port
+    print(f"Salon serving on http://{host}:{port} (database: {settings.database_kind})")
+    uvicorn.run(
+        "app.main:create_app", factory=True, host=host, port=port, workers=1, log_level="info"
+    )
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from app.db.migrate import upgrade_head
+
+    settings = _settings()
+    upgrade_head(settings.resolved_database_url)
+    print(f"Database migrated to the newest schema ({settings.database_kind}).")
+    return 0
+
+
+def _read_password(args: argparse.Namespace) -> tuple[str, bool]:
+    """The password from stdin or a prompt, or a generated one (then it is printed)."""
+    from app.commands.setup import generate_password
+
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\n"), False
+    if sys.stdin.isatty():
+        first = getpass.getpass("Password: ")
+        if first != getpass.getpass("Again: "):
+            raise SystemExit("The passwords differ.")
+        return first, False
+    return generate_password(), True
+
+
+def cmd_create_admin(args: argparse.Namespace) -> int:
+    from app.commands.setup import create_admin
+    from app.db.session import Database
+    from app.errors import SalonError
+
+    settings = _settings()
+    password, generated = _read_password(args)
+
+    async def run() -> int:
+        db = Database(settings.resolved_database_url, null_pool=True)
+        try:
+            created = await create_admin(
+                db, username=args.username, password=password, club_name=args.club_name
+            )
+        except SalonError as error:
+            print(f"error: {error.message} ({error.code})", file=sys.stderr)
+            return 1
+        finally:
+            await db.dispose()
+        what = "owner of a new club" if created.founded_club else "admin"
+        print(f"Created {created.username} as {what}.")
+        if generated:
+            print(f"  login: {created.username} / {password}")
+        return 0
+
+    return asyncio.run(run())
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from app.commands.setup import seed_demo
+    from app.db.session import Database
+
+    settings = _settings()
+
+    async def run() -> str:
+        db = Database(settings.resolved_database_url, null_pool=True)
+        try:
+            return await seed_demo(db, settings)
+        finally:
+            await db.dispose()
+
+    print(asyncio.run(run()), end="")
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from app.db.session import Database
+    from app.services.ledger import audit
+
+    settings = _settings()
+
+    async def run() -> int:
+        db = Database(settings.resolved_database_url, null_pool=True)
+        try:
+            async with db.transaction() as session:
+                report = await audit(session)
+        finally:
+            await db.dispose()
+        print(
+            f"accounts: {report.accounts}  entries: {report.entries}  "
+            f"chips in circulation: {report.chips_in_circulation}"
+        )
+        for problem in report.problems:
+            print(f"PROBLEM: {problem}")
+        print("ledger OK" if report.ok else f"ledger INCONSISTENT ({len(report.problems)})")
+        return 0 if report.ok else 1
+
+    return asyncio.run(run())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="salon", description="Salon: a club card room.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="serve the app with Uvicorn (one process)")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.set_defaults(func=cmd_serve)
+
+    sub.add_parser("migrate", help="upgrade the database to the newest schema").set_defaults(
+        func=cmd_migrate
+    )
+
+    admin = sub.add_parser(
+        "create-admin", help="found the club with its owner, or add an admin to it"
+    )
+    admin.add_argument("username")
+    admin.add_argument("--club-name", default="Salon Club")
+    admin.add_argument(
+        "--password-stdin", action="store_true", help="read the password from standard input"
+    )
+    admin.set_defaults(func=cmd_create_admin)
+
+    sub.add_parser(
+        "demo", help="create a demo club with an admin and members holding chips (once)"
+    ).set_defaults(func=cmd_demo)
+    sub.add_parser("audit", help="verify the chip ledger (exit 1 on any problem)").set_defaults(
+        func=cmd_audit
+    )
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    sys.exit(args.func(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""`salon create-admin` and `salon demo`: found the club, add admins, seed a demo."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.config import Settings
+from app.db.models import MemberStatus, Role
+from app.db.session import Database
+from app.services import club, ledger, members
+
+DEMO_CLUB_NAME = "Salon Demo Club"
+DEMO_MEMBERS = ("alice", "bob", "carol", "dave", "emile")
+DEMO_CHIPS = 1000
+CREDENTIALS_FILE = "demo-credentials.txt"
+
+
+def generate_password() -> str:
+    # Four groups of five from an unambiguous alphabet: easy to type, ~100 bits.
+    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+    return "-".join("".join(secrets.choice(alphabet) for _ in range(5)) for _ in range(4))
+
+
+@dataclass(frozen=True, slots=True)
+class AdminCreated:
+    username: str
+    role: Role
+    founded_club: bool
+
+
+async def create_admin(
+    db: Database, *, username: str, password: str, club_name: str
+) -> AdminCreated:
+    """Found the club with this owner, or, when it exists, add an active admin."""
+    async with db.transaction() as session:
+        if not await club.club_exists(session):
+            _, owner = await club.create_club(
+                session, name=club_name, owner_username=username, owner_password=password
+            )
+            return AdminCreated(owner.username, Role.OWNER, founded_club=True)
+        user = await members.create_user(
+            session,
+            username=username,
+            password=password,
+            display_name=username,
+            role=Role.ADMIN,
+            status=MemberStatus.ACTIVE,
+        )
+        return AdminCreated(user.username, Role.ADMIN, founded_club=False)
+
+
+async def seed_demo(db: Database, settings: Settings) -> str:
+    """Create the demo club once; every call returns the text that tells how to log in."""
+    credentials = settings.data_dir / CREDENTIALS_FILE
+    async with db.transaction() as session:
+        if await club.club_exists(session):
+            if credentials.exists():
+                return "The demo club is ready.\n" + credentials.read_text()
+            return (
+                "This installation already has a club (not created by `salon demo`); "
+                "log in with its admin, or add one with `salon create-admin`.\n"
+            )
+        admin_password = generate_password()
+        member_password = generate_password()
+        the_club, _ = await club.create_club(
+            session,
+            name=DEMO_CLUB_NAME,
+            owner_username="admin",
+            owner_password=admin_password,
+            owner_display_name="Club Admin",
+        )
+        # Demo visitors should be able to sign up and sit down without waiting.
+        the_club.signup_requires_approval = False
+        for name in DEMO_MEMBERS:
+            user = await members.create_user(
+                session,
+                username=name,
+                password=member_password,
+                display_name=name.capitalize(),
+                role=Role.MEMBER,
+                status=MemberStatus.ACTIVE,
+            )
+            await ledger.post(
+                session,
+                idempotency_key=f"demo:welcome:{name}",
+                kind="grant",
+                reason="Welcome chips",
+                actor_id=None,
+                movements=[
+                    ledger.Movement(ledger.BANK_KEY, ledger.member_account_key(user.id), DEMO_CHIPS)
+                ],
+            )
+    text = (
+        f"  admin login:   admin / {admin_password}   (club owner)\n"
+        f"  member logins: {', '.join(DEMO_MEMBERS)} / {member_password}"
+        f"   ({DEMO_CHIPS} chips each)\n"
+    )
+    _write_private(credentials, text)
+    return f"Created the demo club '{DEMO_CLUB_NAME}'.\n" + text
+
+
+def _write_private(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600)
+    path.write_text(text)

@@ -1,0 +1,167 @@
+"""The persistent model. Every schema change here comes with an Alembic migration."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Integer,
+    String,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db.base import Base
+from app.db.types import UTCDateTime, utcnow
+
+
+class Role(StrEnum):
+    OWNER = "owner"
+    ADMIN = "admin"
+    MEMBER = "member"
+
+
+class MemberStatus(StrEnum):
+    PENDING = "pending"
+    ACTIVE = "active"
+    BANNED = "banned"
+
+
+class AccountKind(StrEnum):
+    """Who holds the chips of a ledger account.
+
+    `bank` is the club's own account: grants move chips out of it and deductions back in, so
+    it is the only account allowed below zero (its balance is minus the chips in circulation).
+    """
+
+    BANK = "bank"
+    MEMBER = "member"
+    SEAT = "seat"
+    POT = "pot"
+
+
+def _in(column: str, values: type[StrEnum]) -> str:
+    return f"{column} IN ({', '.join(repr(v.value) for v in values)})"
+
+
+class Club(Base):
+    """The one club of this installation (its row always has id 1)."""
+
+    __tablename__ = "club"
+    __table_args__ = (
+        CheckConstraint("id = 1", name="single_row"),
+        CheckConstraint("default_turn_seconds BETWEEN 5 AND 600", name="turn_seconds_range"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, default=1)
+    name: Mapped[str] = mapped_column(String(80))
+    chip_unit: Mapped[str] = mapped_column(String(20), default="chips")
+    signup_requires_approval: Mapped[bool] = mapped_column(Boolean, default=True)
+    default_turn_seconds: Mapped[int] = mapped_column(Integer, default=30)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class User(Base):
+    __tablename__ = "users"
+    __table_args__ = (
+        CheckConstraint(_in("role", Role), name="role_known"),
+        CheckConstraint(_in("status", MemberStatus), name="status_known"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # Stored lower-cased: "Alice" and "alice" are the same member.
+    username: Mapped[str] = mapped_column(String(32), unique=True)
+    display_name: Mapped[str] = mapped_column(String(40))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(10), default=Role.MEMBER)
+    status: Mapped[str] = mapped_column(String(10), default=MemberStatus.PENDING)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AuthSession(Base):
+    """A logged-in browser. The cookie holds a random token; only its SHA-256 is stored, so a
+    leaked database does not hand out live sessions."""
+
+    __tablename__ = "auth_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Invite(Base):
+    """An invite code: whoever registers with it joins at once, without approval."""
+
+    __tablename__ = "invites"
+    __table_args__ = (
+        CheckConstraint("max_uses >= 1", name="max_uses_positive"),
+        CheckConstraint("uses >= 0 AND uses <= max_uses", name="uses_within_max"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    max_uses: Mapped[int] = mapped_column(Integer, default=1)
+    uses: Mapped[int] = mapped_column(Integer, default=0)
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Account(Base):
+    """A ledger account. `balance` is a cache of the entries, kept in the same transaction
+    and verified by `salon audit`; the CHECK makes an overdraft impossible in the database
+    itself, whatever the Python code does."""
+
+    __tablename__ = "accounts"
+    __table_args__ = (
+        CheckConstraint(_in("kind", AccountKind), name="kind_known"),
+        CheckConstraint("kind = 'bank' OR balance >= 0", name="no_overdraft"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # Unique name of the account: "bank", "member:7", later "seat:3:2", "pot:3".
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LedgerOperation(Base):
+    """One business operation (a grant, a buy-in, a hand's settlement): one or more entries
+    applied atomically, at most once per idempotency key."""
+
+    __tablename__ = "ledger_operations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idempotency_key: Mapped[str] = mapped_column(String(128), unique=True)
+    # SHA-256 of the operation's content: the same key with another body is refused.
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(32), index=True)
+    reason: Mapped[str] = mapped_column(String(200))
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
+class LedgerEntry(Base):
+    """One movement of `amount` chips from one account to another (double entry)."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint("from_account_id <> to_account_id", name="distinct_accounts"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    operation_id: Mapped[int] = mapped_column(ForeignKey("ledger_operations.id"), index=True)
+    from_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    to_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)

@@ -1,0 +1,60 @@
+"""Domain errors: a stable machine code, a sentence a person understands, an HTTP status.
+
+Routers never build error responses by hand; they raise one of these and the handlers in
+`app.main` turn it into `{"error": {"code": ..., "message": ...}}` with the right status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class SalonError(Exception):
+    status_code = 400
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            body["details"] = self.details
+        return body
+
+
+class InvalidInput(SalonError):
+    status_code = 422
+
+
+class NotAuthenticated(SalonError):
+    status_code = 401
+
+    def __init__(self, message: str = "Please log in.") -> None:
+        super().__init__("not_authenticated", message)
+
+
+class Forbidden(SalonError):
+    status_code = 403
+
+
+class NotFound(SalonError):
+    status_code = 404
+
+
+class Conflict(SalonError):
+    status_code = 409
+
+
+class RateLimited(SalonError):
+    status_code = 429
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            "rate_limited",
+            f"Too many attempts. Try again in {retry_after} seconds.",
+            retry_after=retry_after,
+        )
+        self.retry_after = retry_after

@@ -1,0 +1,127 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api import admin, auth, health, me
+from app.config import Settings, get_settings
+from app.db.session import Database
+from app.errors import RateLimited, SalonError
+from app.middleware import BodySizeLimit, SecurityHeaders
+from app.security.ratelimit import SlidingWindowLimiter
+from app.web import pages
+from app.web.templating import templates
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "not_authenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+}
+
+
+def _error(status: int, code: str, message: str, **details: object) -> JSONResponse:
+    body: dict[str, object] = {"code": code, "message": message}
+    if details:
+        body["details"] = details
+    return JSONResponse({"error": body}, status_code=status)
+
+
+def _wants_page(request: Request) -> bool:
+    return not request.url.path.startswith("/api") and "text/html" in request.headers.get(
+        "accept", ""
+    )
+
+
+def _error_page(request: Request, status: int, code: str, message: str) -> Response:
+    context = {
+        "error": {"code": code, "message": message},
+        "caller": None,
+        "club_name": "Salon",
+        "csrf_token": "",
+    }
+    return templates.TemplateResponse(request, "error.html", context, status_code=status)
+
+
+async def _salon_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, SalonError)
+    response: Response
+    if _wants_page(request):
+        response = _error_page(request, exc.status_code, exc.code, exc.message)
+    else:
+        response = JSONResponse({"error": exc.to_dict()}, status_code=exc.status_code)
+    if isinstance(exc, RateLimited):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    problems = [
+        {"field": ".".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
+        for e in exc.errors()
+    ]
+    first = problems[0] if problems else {"field": "", "problem": "invalid"}
+    return _error(
+        422,
+        "invalid_input",
+        f"Invalid input: {first['field']}: {first['problem']}",
+        errors=problems,
+    )
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    if _wants_page(request):
+        return _error_page(request, exc.status_code, code, str(exc.detail))
+    return _error(exc.status_code, code, str(exc.detail))
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    db = Database(settings.resolved_database_url, pool_size=settings.db_pool_size)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await db.dispose()
+
+    app = FastAPI(
+        title="Salon",
+        summary="A club card room for Bourré and Bouillotte",
+        version="0.1.0",
+        lifespan=lifespan,
+        responses={422: {"description": "Invalid input"}},
+    )
+    app.state.settings = settings
+    app.state.db = db
+    app.state.secret_key = settings.resolved_secret_key()
+    app.state.login_limiter = SlidingWindowLimiter(
+        settings.login_max_failures, settings.login_window_seconds
+    )
+
+    app.add_exception_handler(SalonError, _salon_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodySizeLimit)
+
+    for router in (health.router, auth.router, me.router, admin.router, pages.router):
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
+    return app

@@ -1,0 +1,57 @@
+"""Sliding-window counters for throttling (login failures, later chat and actions).
+
+Salon serves from one process (the table actors live in memory), so an in-process limiter
+is exact; it is bounded so that a flood of distinct keys cannot grow it without limit.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+
+from app.errors import RateLimited
+
+
+class SlidingWindowLimiter:
+    def __init__(
+        self,
+        limit: int,
+        window_seconds: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 100_000,
+    ) -> None:
+        self.limit = limit
+        self.window = window_seconds
+        self._clock = clock
+        self._max_keys = max_keys
+        self._hits: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def _recent(self, key: str) -> deque[float]:
+        now = self._clock()
+        hits = self._hits.get(key)
+        if hits is None:
+            hits = deque()
+            self._hits[key] = hits
+            if len(self._hits) > self._max_keys:
+                self._hits.popitem(last=False)
+        else:
+            self._hits.move_to_end(key)
+        while hits and hits[0] <= now - self.window:
+            hits.popleft()
+        return hits
+
+    def check(self, key: str) -> None:
+        """Raise `RateLimited` if `key` has used up its window."""
+        hits = self._recent(key)
+        if len(hits) >= self.limit:
+            retry = max(1, math.ceil(hits[0] + self.window - self._clock()))
+            raise RateLimited(retry)
+
+    def hit(self, key: str) -> None:
+        self._recent(key).append(self._clock())
+
+    def reset(self, key: str) -> None:
+        self._hits.pop(key, None)

@@ -1,0 +1,75 @@
+"""The club: one per installation, with its settings and its bank account."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import AccountKind, Club, MemberStatus, Role, User
+from app.errors import Conflict, NotFound
+from app.services import ledger, members
+
+
+async def get_club(session: AsyncSession) -> Club:
+    club = await session.get(Club, 1)
+    if club is None:
+        raise NotFound(
+            "club_not_set_up",
+            "This installation has no club yet: run `salon demo` or `salon create-admin`.",
+        )
+    return club
+
+
+async def club_exists(session: AsyncSession) -> bool:
+    return await session.get(Club, 1) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ClubChanges:
+    name: str | None = None
+    chip_unit: str | None = None
+    signup_requires_approval: bool | None = None
+    default_turn_seconds: int | None = None
+
+
+async def update_club(session: AsyncSession, changes: ClubChanges) -> Club:
+    club = await get_club(session)
+    for field in ("name", "chip_unit", "signup_requires_approval", "default_turn_seconds"):
+        value = getattr(changes, field)
+        if value is not None:
+            setattr(club, field, value)
+    await session.flush()
+    return club
+
+
+async def create_club(
+    session: AsyncSession,
+    *,
+    name: str,
+    owner_username: str,
+    owner_password: str,
+    owner_display_name: str | None = None,
+) -> tuple[Club, User]:
+    """Found the club: its row, its bank, and its owner (an active member with an account)."""
+    if await club_exists(session):
+        raise Conflict("club_exists", "This installation already has a club.")
+    club = Club(id=1, name=name)
+    session.add(club)
+    await ledger.open_account(session, ledger.BANK_KEY, AccountKind.BANK)
+    owner = await members.create_user(
+        session,
+        username=owner_username,
+        password=owner_password,
+        display_name=owner_display_name or owner_username,
+        role=Role.OWNER,
+        status=MemberStatus.ACTIVE,
+    )
+    await session.flush()
+    return club, owner
+
+
+async def owner(session: AsyncSession) -> User | None:
+    found: User | None = await session.scalar(select(User).where(User.role == Role.OWNER))
+    return found

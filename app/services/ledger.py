@@ -1,0 +1,350 @@
+"""The chip ledger: the one way chips move.
+
+Every movement is a `LedgerEntry` taking `amount` chips from one account to another, grouped
+in a `LedgerOperation` that carries the reason, the acting user and an idempotency key. An
+operation is applied whole or not at all, and at most once per key: posting the same key
+with the same content again is a harmless replay; with other content it is refused.
+
+Consistency under concurrency: the accounts an operation touches are locked in id order
+(`SELECT … FOR UPDATE` on Postgres; SQLite transactions are already serialised by
+`BEGIN IMMEDIATE`), so two transfers over the same accounts queue instead of racing and
+never deadlock. The `no_overdraft` CHECK in the database is the last word on balances.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import orjson
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Account, AccountKind, LedgerEntry, LedgerOperation
+from app.errors import Conflict, InvalidInput, NotFound
+from app.security.text import has_control_chars
+
+BANK_KEY = "bank"
+MAX_REASON_LENGTH = 200
+MAX_KEY_LENGTH = 128
+# Upper bound on any single movement: stops typos (and overflow) at the door.
+MAX_AMOUNT = 1_000_000_000
+
+
+def member_account_key(user_id: int) -> str:
+    return f"member:{user_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    from_key: str
+    to_key: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    operation_id: int
+    # True when this key had already been applied: nothing moved this time.
+    replayed: bool
+
+
+class InsufficientFunds(Conflict):
+    def __init__(self, account_key: str, balance: int, needed: int) -> None:
+        super().__init__(
+            "insufficient_funds",
+            f"Not enough chips: the balance is {balance}, the movement needs {needed}.",
+            account=account_key,
+            balance=balance,
+            needed=needed,
+        )
+
+
+def _fingerprint(kind: str, reason: str, movements: Sequence[Movement]) -> str:
+    body = {"kind": kind, "reason": reason, "movements": [list(_as_tuple(m)) for m in movements]}
+    return hashlib.sha256(orjson.dumps(body)).hexdigest()
+
+
+def _as_tuple(m: Movement) -> tuple[str, str, int]:
+    return (m.from_key, m.to_key, m.amount)
+
+
+def _validate(idempotency_key: str, reason: str, movements: Sequence[Movement]) -> None:
+    if not 1 <= len(idempotency_key) <= MAX_KEY_LENGTH or has_control_chars(idempotency_key):
+        raise InvalidInput("invalid_idempotency_key", "The idempotency key must be 1-128 chars.")
+    if not reason.strip() or len(reason) > MAX_REASON_LENGTH or has_control_chars(reason):
+        raise InvalidInput(
+            "reason_required", "A reason (at most 200 characters, plain text) is required."
+        )
+    if not movements:
+        raise InvalidInput("no_movement", "An operation must move chips.")
+    for m in movements:
+        # bool is an int in Python; a chip count never is.
+        if isinstance(m.amount, bool) or not isinstance(m.amount, int) or m.amount <= 0:
+            raise InvalidInput("amount_not_positive", "Amounts must be whole positive numbers.")
+        if m.amount > MAX_AMOUNT:
+            raise InvalidInput(
+                "amount_too_large", f"An amount may not exceed {MAX_AMOUNT} chips.", max=MAX_AMOUNT
+            )
+        if m.from_key == m.to_key:
+            raise InvalidInput("same_account", "Chips cannot move from an account to itself.")
+
+
+async def _existing(session: AsyncSession, key: str) -> LedgerOperation | None:
+    found: LedgerOperation | None = await session.scalar(
+        select(LedgerOperation).where(LedgerOperation.idempotency_key == key)
+    )
+    return found
+
+
+def _replay_or_conflict(existing: LedgerOperation, fingerprint: str) -> Posted:
+    if existing.fingerprint != fingerprint:
+        raise Conflict(
+            "idempotency_conflict",
+            "This idempotency key was already used for a different operation.",
+        )
+    return Posted(operation_id=existing.id, replayed=True)
+
+
+async def post(
+    session: AsyncSession,
+    *,
+    idempotency_key: str,
+    kind: str,
+    reason: str,
+    actor_id: int | None,
+    movements: Sequence[Movement],
+) -> Posted:
+    """Apply `movements` atomically within the caller's transaction, at most once per key."""
+    _validate(idempotency_key, reason, movements)
+    fingerprint = _fingerprint(kind, reason, movements)
+
+    keys = sorted({m.from_key for m in movements} | {m.to_key for m in movements})
+    # Lock first, then look for the key: a concurrent twin holding the same locks has
+    # committed by the time we get them, so we see its operation and replay it.
+    locked = (
+        await session.scalars(
+            select(Account).where(Account.key.in_(keys)).order_by(Account.id).with_for_update()
+        )
+    ).all()
+    accounts = {a.key: a for a in locked}
+    missing = [k for k in keys if k not in accounts]
+    if missing:
+        raise NotFound("account_not_found", f"No such account: {missing[0]}.", account=missing[0])
+
+    existing = await _existing(session, idempotency_key)
+    if existing is not None:
+        return _replay_or_conflict(existing, fingerprint)
+
+    deltas: dict[str, int] = defaultdict(int)
+    for m in movements:
+        deltas[m.from_key] -= m.amount
+        deltas[m.to_key] += m.amount
+    for key, delta in deltas.items():
+        account = accounts[key]
+        if account.kind != AccountKind.BANK and account.balance + delta < 0:
+            raise InsufficientFunds(key, account.balance, -delta)
+
+    operation = LedgerOperation(
+        idempotency_key=idempotency_key,
+        fingerprint=fingerprint,
+        kind=kind,
+        reason=reason,
+        actor_id=actor_id,
+    )
+    try:
+        # A savepoint, so that losing a race on the unique key leaves the caller's
+        # transaction usable and we can answer with the winner's operation.
+        async with session.begin_nested():
+            session.add(operation)
+            await session.flush()
+    except IntegrityError:
+        existing = await _existing(session, idempotency_key)
+        if existing is None:
+            raise
+        return _replay_or_conflict(existing, fingerprint)
+
+    session.add_all(
+        LedgerEntry(
+            operation_id=operation.id,
+            from_account_id=accounts[m.from_key].id,
+            to_account_id=accounts[m.to_key].id,
+            amount=m.amount,
+        )
+        for m in movements
+    )
+    for key, delta in deltas.items():
+        if delta:
+            await session.execute(
+                update(Account)
+                .where(Account.id == accounts[key].id)
+                .values(balance=Account.balance + delta)
+                .execution_options(synchronize_session=False)
+            )
+            await session.refresh(accounts[key], ["balance"])
+    await session.flush()
+    return Posted(operation_id=operation.id, replayed=False)
+
+
+async def open_account(
+    session: AsyncSession, key: str, kind: AccountKind, user_id: int | None = None
+) -> Account:
+    """Create the account `key` if it does not exist yet, and return it."""
+    account = await session.scalar(select(Account).where(Account.key == key))
+    if account is None:
+        account = Account(key=key, kind=kind, user_id=user_id, balance=0)
+        session.add(account)
+        await session.flush()
+    return account
+
+
+async def balance_of(session: AsyncSession, key: str) -> int:
+    balance = await session.scalar(select(Account.balance).where(Account.key == key))
+    if balance is None:
+        raise NotFound("account_not_found", f"No such account: {key}.", account=key)
+    return int(balance)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """A ledger entry with its operation, as shown in statements and exports."""
+
+    entry_id: int
+    operation_id: int
+    created_at: datetime
+    kind: str
+    reason: str
+    actor_id: int | None
+    from_account: str
+    to_account: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFilter:
+    account_key: str | None = None
+    kind: str | None = None
+    actor_id: int | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+async def entries(
+    session: AsyncSession, where: EntryFilter, *, limit: int | None = 100, offset: int = 0
+) -> list[EntryRow]:
+    """Entries, newest first, matching every given filter."""
+    src = Account.__table__.alias("src")
+    dst = Account.__table__.alias("dst")
+    query = (
+        select(
+            LedgerEntry.id,
+            LedgerOperation.id,
+            LedgerOperation.created_at,
+            LedgerOperation.kind,
+            LedgerOperation.reason,
+            LedgerOperation.actor_id,
+            src.c.key,
+            dst.c.key,
+            LedgerEntry.amount,
+        )
+        .join(LedgerOperation, LedgerEntry.operation_id == LedgerOperation.id)
+        .join(src, LedgerEntry.from_account_id == src.c.id)
+        .join(dst, LedgerEntry.to_account_id == dst.c.id)
+        .order_by(LedgerEntry.id.desc())
+        .offset(offset)
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    if where.account_key is not None:
+        query = query.where((src.c.key == where.account_key) | (dst.c.key == where.account_key))
+    if where.kind is not None:
+        query = query.where(LedgerOperation.kind == where.kind)
+    if where.actor_id is not None:
+        query = query.where(LedgerOperation.actor_id == where.actor_id)
+    if where.since is not None:
+        query = query.where(LedgerOperation.created_at >= where.since)
+    if where.until is not None:
+        query = query.where(LedgerOperation.created_at < where.until)
+    rows = (await session.execute(query)).all()
+    return [EntryRow(*row) for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    accounts: int
+    entries: int
+    chips_in_circulation: int
+    problems: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+async def audit(session: AsyncSession) -> AuditReport:
+    """Prove the ledger: every balance equals its entries, everything sums to zero, and
+    nothing but the bank is below zero."""
+    problems: list[str] = []
+    incoming = (
+        select(LedgerEntry.to_account_id.label("id"), func.sum(LedgerEntry.amount).label("n"))
+        .group_by(LedgerEntry.to_account_id)
+        .subquery()
+    )
+    outgoing = (
+        select(LedgerEntry.from_account_id.label("id"), func.sum(LedgerEntry.amount).label("n"))
+        .group_by(LedgerEntry.from_account_id)
+        .subquery()
+    )
+    rows = (
+        await session.execute(
+            select(
+                Account.key,
+                Account.kind,
+                Account.balance,
+                func.coalesce(incoming.c.n, 0),
+                func.coalesce(outgoing.c.n, 0),
+            )
+            .outerjoin(incoming, incoming.c.id == Account.id)
+            .outerjoin(outgoing, outgoing.c.id == Account.id)
+            .order_by(Account.id)
+        )
+    ).all()
+    total = 0
+    circulation = 0
+    for key, kind, balance, received, sent in rows:
+        total += balance
+        if kind != AccountKind.BANK:
+            circulation += balance
+        if balance != received - sent:
+            problems.append(
+                f"account {key}: balance {balance} but its entries sum to {received - sent}"
+            )
+        if kind != AccountKind.BANK and balance < 0:
+            problems.append(f"account {key}: negative balance {balance}")
+    if total != 0:
+        problems.append(f"balances sum to {total}, not 0")
+    bad_amounts = await session.scalar(
+        select(func.count()).select_from(LedgerEntry).where(LedgerEntry.amount <= 0)
+    )
+    if bad_amounts:
+        problems.append(f"{bad_amounts} entries with a non-positive amount")
+    empty_ops = await session.scalar(
+        select(func.count())
+        .select_from(LedgerOperation)
+        .where(
+            ~select(LedgerEntry.id).where(LedgerEntry.operation_id == LedgerOperation.id).exists()
+        )
+    )
+    if empty_ops:
+        problems.append(f"{empty_ops} operations without entries")
+    entry_count = await session.scalar(select(func.count()).select_from(LedgerEntry))
+    return AuditReport(
+        accounts=len(rows),
+        entries=int(entry_count or 0),
+        chips_in_circulation=circulation,
+        problems=problems,
+    )

@@ -1,0 +1,123 @@
+"""The server-rendered pages a person uses: log in, join, my account."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from fastapi import FastAPI
+
+from app.db.session import Database
+from tests.helpers import PASSWORD, add_member, found_club
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+async def form_token(client: httpx.AsyncClient, path: str) -> str:
+    page = await client.get(path)
+    assert page.status_code == 200
+    found = TOKEN.search(page.text)
+    assert found, page.text
+    return found.group(1)
+
+
+async def test_log_in_with_the_form_and_see_my_balance(
+    client: httpx.AsyncClient, db: Database
+) -> None:
+    await found_club(db)
+    await add_member(db, "rose", chips=250)
+    token = await form_token(client, "/login")
+    response = await client.post(
+        "/login", data={"username": "rose", "password": PASSWORD, "csrf_token": token}
+    )
+    assert response.status_code == 303
+    assert response.headers["location"] == "/account"
+    account = await client.get("/account")
+    assert 'data-testid="balance">250<' in account.text
+    assert "seed" in account.text  # the statement lists the grant's reason
+
+
+async def test_wrong_password_shows_the_reason_on_the_form(
+    client: httpx.AsyncClient, db: Database
+) -> None:
+    await found_club(db)
+    token = await form_token(client, "/login")
+    response = await client.post(
+        "/login", data={"username": "owner", "password": "nope nope", "csrf_token": token}
+    )
+    assert response.status_code == 401
+    assert "Wrong username or password." in response.text
+    assert "salon_session" not in client.cookies
+
+
+async def test_form_without_token_is_refused_with_a_page(
+    client: httpx.AsyncClient, db: Database
+) -> None:
+    await found_club(db)
+    response = await client.post(
+        "/login",
+        data={"username": "owner", "password": PASSWORD},
+        headers={"accept": "text/html"},
+    )
+    assert response.status_code == 403
+    assert "text/html" in response.headers["content-type"]
+    assert "did not come from this site" in response.text
+    assert "salon_session" not in client.cookies
+
+
+async def test_join_with_the_form(client: httpx.AsyncClient, db: Database) -> None:
+    await found_club(db, approval=True)
+    token = await form_token(client, "/register")
+    response = await client.post(
+        "/register",
+        data={
+            "username": "tom",
+            "display_name": "Tom <b>",
+            "password": PASSWORD,
+            "csrf_token": token,
+        },
+    )
+    assert response.status_code == 200
+    assert "waiting for an admin" in response.text
+    assert "Tom &lt;b&gt;" in response.text  # escaped, never markup
+    bad = await client.post(
+        "/register", data={"username": "t", "password": PASSWORD, "csrf_token": token}
+    )
+    assert bad.status_code == 422
+    assert "Usernames have 3 to 32 characters" in bad.text
+
+
+async def test_change_password_and_log_out(
+    app: FastAPI, client: httpx.AsyncClient, db: Database
+) -> None:
+    await found_club(db)
+    token = await form_token(client, "/login")
+    await client.post(
+        "/login", data={"username": "owner", "password": PASSWORD, "csrf_token": token}
+    )
+    token = await form_token(client, "/account")
+    changed = await client.post(
+        "/account/password",
+        data={
+            "current_password": PASSWORD,
+            "new_password": "entirely new one",
+            "csrf_token": token,
+        },
+    )
+    assert "Password changed" in changed.text
+    out = await client.post("/logout", data={"csrf_token": token})
+    assert out.status_code == 303
+    assert (await client.get("/account")).status_code == 303  # back to the login page
+    token = await form_token(client, "/login")
+    again = await client.post(
+        "/login", data={"username": "owner", "password": "entirely new one", "csrf_token": token}
+    )
+    assert again.status_code == 303
+
+
+async def test_pages_send_security_headers(client: httpx.AsyncClient, db: Database) -> None:
+    await found_club(db)
+    page = await client.get("/login")
+    assert page.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    assert page.headers["x-content-type-options"] == "nosniff"

@@ -1,0 +1,94 @@
+"""The `salon` command as a user runs it, on the embedded SQLite database."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import httpx
+
+from tests.live import running_server, salon, salon_env
+
+LOGIN = re.compile(r"admin login:\s+admin / (\S+)")
+
+
+def test_migrate_demo_audit_and_serve(tmp_path: Path) -> None:
+    env = salon_env(tmp_path)
+    migrated = salon("migrate", env=env)
+    assert migrated.returncode == 0, migrated.stderr
+    assert (tmp_path / "salon.db").exists()
+
+    demo = salon("demo", env=env)
+    assert demo.returncode == 0, demo.stderr
+    found = LOGIN.search(demo.stdout)
+    assert found, demo.stdout
+    password = found.group(1)
+    again = salon("demo", env=env)
+    assert LOGIN.search(again.stdout) and LOGIN.search(again.stdout).group(1) == password  # type: ignore[union-attr]
+    assert (tmp_path / "demo-credentials.txt").stat().st_mode & 0o077 == 0
+
+    audit = salon("audit", env=env)
+    assert audit.returncode == 0, audit.stdout
+    assert "chips in circulation: 5000" in audit.stdout
+    assert "ledger OK" in audit.stdout
+
+    with running_server(env) as base, httpx.Client(base_url=base) as client:
+        token = client.get("/api/auth/csrf").json()["csrf_token"]
+        response = client.post(
+            "/api/auth/login",
+            json={"username": "admin", "password": password},
+            headers={"X-CSRF-Token": token},
+        )
+        assert response.status_code == 200
+        assert response.json()["member"]["role"] == "owner"
+        members = client.get("/api/admin/members").json()
+        assert sorted(m["balance"] for m in members) == [0, 1000, 1000, 1000, 1000, 1000]
+
+
+def test_audit_exits_1_on_an_inconsistent_ledger(tmp_path: Path) -> None:
+    env = salon_env(tmp_path)
+    assert salon("migrate", env=env).returncode == 0
+    assert salon("demo", env=env).returncode == 0
+    with sqlite3.connect(tmp_path / "salon.db") as conn:
+        conn.execute("UPDATE accounts SET balance = balance + 7 WHERE key = 'member:2'")
+    audit = salon("audit", env=env)
+    assert audit.returncode == 1
+    assert "PROBLEM: account member:2: balance 1007 but its entries sum to 1000" in audit.stdout
+    assert "ledger INCONSISTENT" in audit.stdout
+
+
+def test_create_admin_founds_the_club_then_adds_admins(tmp_path: Path) -> None:
+    env = salon_env(tmp_path)
+    assert salon("migrate", env=env).returncode == 0
+    first = salon(
+        "create-admin",
+        "boss",
+        "--club-name",
+        "Chez Nous",
+        "--password-stdin",
+        env=env,
+        stdin="a long enough password\n",
+    )
+    assert first.returncode == 0, first.stderr
+    assert "boss as owner of a new club" in first.stdout
+    second = salon("create-admin", "deputy", env=env, stdin="")  # no tty: a password is generated
+    assert second.returncode == 0, second.stderr
+    assert re.search(r"login: deputy / \S{23}", second.stdout)
+    taken = salon("create-admin", "deputy", "--password-stdin", env=env, stdin="another password\n")
+    assert taken.returncode == 1
+    assert "username_taken" in taken.stderr
+    weak = salon("create-admin", "weak", "--password-stdin", env=env, stdin="short\n")
+    assert weak.returncode == 1
+    assert "password_too_short" in weak.stderr
+    with sqlite3.connect(tmp_path / "salon.db") as conn:
+        rows = conn.execute("SELECT username, role FROM users ORDER BY id").fetchall()
+        assert rows == [("boss", "owner"), ("deputy", "admin")]
+        assert conn.execute("SELECT name FROM club").fetchone() == ("Chez Nous",)
+
+
+def test_production_refuses_a_missing_secret_key(tmp_path: Path) -> None:
+    env = salon_env(tmp_path, SALON_ENV="production")
+    result = salon("migrate", env=env)
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr

@@ -1,0 +1,99 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from app.config import Settings
+from app.db.base import Base
+from app.db.migrate import upgrade_head
+from app.db.session import Database
+from app.main import create_app
+from tests.databases import create_postgres_database, drop_postgres_database
+
+BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture(scope="session")
+def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('sqlite') / 'salon.db'}"
+    upgrade_head(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh, migrated Postgres database for this run, dropped at the end."""
+    url = create_postgres_database()
+    try:
+        upgrade_head(url)
+        yield url
+    finally:
+        drop_postgres_database(url)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def database_url(request: pytest.FixtureRequest) -> str:
+    """Each test using it runs once on SQLite and once on Postgres."""
+    url: str = request.getfixturevalue(f"{request.param}_url")
+    return url
+
+
+async def emptied(url: str) -> Database:
+    database = Database(url, pool_size=5)
+    tables = [t.name for t in reversed(Base.metadata.sorted_tables)]
+    async with database.engine.begin() as conn:
+        if database.kind == "postgresql":
+            await conn.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+        else:
+            for table in tables:
+                await conn.execute(text(f"DELETE FROM {table}"))  # noqa: S608 (our own names)
+    return database
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[Database]:
+    """The database, emptied before each test."""
+    database = await emptied(database_url)
+    yield database
+    await database.dispose()
+
+
+@pytest.fixture
+async def pg_db(postgres_url: str) -> AsyncIterator[Database]:
+    """Postgres only, for what only Postgres can show (row-lock concurrency)."""
+    database = await emptied(postgres_url)
+    yield database
+    await database.dispose()
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        env="test",
+        database_url=database_url,
+        data_dir=tmp_path,
+        secret_key="test-secret-key-" + "x" * 32,
+        login_max_failures=5,
+    )
+
+
+@pytest.fixture
+async def app(settings: Settings, db: Database) -> AsyncIterator[FastAPI]:
+    application = create_app(settings)
+    yield application
+    await application.state.db.dispose()
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://testserver"
+    ) as c:
+        yield c

@@ -1,0 +1,86 @@
+"""Run the real `salon` command as a subprocess: a server on a free port, CLI commands."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+
+
+def salon_env(data_dir: Path, database_url: str | None = None, **extra: str) -> dict[str, str]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("SALON_") and k != "DATABASE_URL"
+    }
+    env["SALON_DATA_DIR"] = str(data_dir)
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    env.update(extra)
+    return env
+
+
+def salon(
+    *args: str, env: dict[str, str], stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        env=env,
+        cwd=PROJECT_DIR,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(env: dict[str, str]) -> Iterator[str]:
+    """`salon serve` on a free port; yields its base URL and stops it afterwards."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+        env=env,
+        cwd=PROJECT_DIR,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(
+                    f"salon serve exited: {process.stdout.read() if process.stdout else ''}"
+                )
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("salon serve did not become healthy in 30 s")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
