@@ -18,7 +18,7 @@ from app.db.session import Database
 from app.errors import RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
 from app.security.ratelimit import SlidingWindowLimiter
-from app.web import pages
+from app.web import admin_pages, pages
 from app.web.templating import templates
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -121,7 +121,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit)
 
-    for router in (health.router, auth.router, me.router, admin.router, pages.router):
+    for router in (
+        health.router,
+        auth.router,
+        me.router,
+        admin.router,
+        pages.router,
+        admin_pages.router,
+    ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
     return app

@@ -8,7 +8,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AccountKind, Club, MemberStatus, Role, User
-from app.errors import Conflict, NotFound
+from app.errors import Conflict, InvalidInput, NotFound
+from app.security.text import has_control_chars
 from app.services import ledger, members
 
 
@@ -34,7 +35,23 @@ class ClubChanges:
     default_turn_seconds: int | None = None
 
 
+def _check(changes: ClubChanges) -> None:
+    for field, limit in (("name", 80), ("chip_unit", 20)):
+        value = getattr(changes, field)
+        if value is not None and (
+            not value.strip() or len(value) > limit or has_control_chars(value)
+        ):
+            raise InvalidInput(
+                f"invalid_{field}",
+                f"The {field.replace('_', ' ')} must have 1 to {limit} characters of plain text.",
+            )
+    seconds = changes.default_turn_seconds
+    if seconds is not None and not 5 <= seconds <= 600:
+        raise InvalidInput("invalid_turn_seconds", "The turn timer must be 5 to 600 seconds.")
+
+
 async def update_club(session: AsyncSession, changes: ClubChanges) -> Club:
+    _check(changes)
     club = await get_club(session)
     for field in ("name", "chip_unit", "signup_requires_approval", "default_turn_seconds"):
         value = getattr(changes, field)

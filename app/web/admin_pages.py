@@ -1,0 +1,172 @@
+"""The admin dashboard page: members, chips, invites, club settings, the ledger.
+
+Forms post here and call the same services as the REST API; each action is one
+transaction, and a chip form carries an idempotency key made when the page was drawn, so
+a double-clicked or re-sent form moves chips once.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import Response
+
+from app.api.deps import DbDep, OptionalCaller, csrf_protect
+from app.db.models import Role
+from app.errors import Forbidden, InvalidInput, SalonError
+from app.security.tokens import new_token
+from app.services import club, ledger, members
+from app.web.pages import redirect, render
+
+router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(csrf_protect)])
+
+MemberAction = {"approve": members.approve, "ban": members.ban, "unban": members.unban}
+
+
+def _gate(caller: OptionalCaller) -> Response | None:
+    """A redirect to log in, or None for an admin; anyone else is refused."""
+    if caller is None:
+        return redirect("/login")
+    if not caller.is_admin:
+        raise Forbidden("admin_only", "Only the club's admins can do this.")
+    return None
+
+
+async def _dashboard(
+    request: Request, db: DbDep, caller: OptionalCaller, status_code: int = 200, **extra: Any
+) -> Response:
+    if (gate := _gate(caller)) is not None:
+        return gate
+    async with db.transaction() as session:
+        context = {
+            "club": await club.get_club(session),
+            "members": await members.list_members(session),
+            "invites": await members.list_invites(session),
+            "entries": await ledger.entries(session, ledger.EntryFilter(), limit=100),
+            "audit": await ledger.audit(session),
+            "chip_key": new_token(12),
+        }
+    return await render(request, db, caller, "admin.html", status_code, **context, **extra)
+
+
+@router.get("")
+async def dashboard(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
+    return await _dashboard(request, db, caller)
+
+
+def _int(value: str, field: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidInput("invalid_input", f"{field} must be a whole number.") from None
+
+
+async def _act(request: Request, db: DbDep, caller: OptionalCaller, action: Any) -> Response:
+    """Run one admin action; redisplay the dashboard with its outcome."""
+    if (gate := _gate(caller)) is not None:
+        return gate
+    assert caller is not None
+    try:
+        async with db.transaction() as session:
+            notice = await action(session, caller.user)
+    except SalonError as error:
+        return await _dashboard(request, db, caller, error.status_code, error=error)
+    return await _dashboard(request, db, caller, notice=notice)
+
+
+@router.post("/members/{member_id}/{verb}")
+async def member_action(
+    request: Request, db: DbDep, caller: OptionalCaller, member_id: int, verb: str
+) -> Response:
+    async def action(session: Any, actor: Any) -> str:
+        if verb in MemberAction:
+            user = await MemberAction[verb](session, actor, member_id)
+            return f"{user.username}: {user.status}."
+        if verb in ("make-admin", "make-member"):
+            role = Role.ADMIN if verb == "make-admin" else Role.MEMBER
+            user = await members.set_role(session, actor, member_id, role)
+            return f"{user.username} is now {user.role}."
+        raise InvalidInput("unknown_action", "Unknown action.")
+
+    return await _act(request, db, caller, action)
+
+
+@router.post("/chips")
+async def chips(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    member_id: Annotated[str, Form(max_length=12)],
+    amount: Annotated[str, Form(max_length=12)],
+    reason: Annotated[str, Form(max_length=200)],
+    direction: Annotated[str, Form(pattern="^(grant|deduct)$")],
+    chip_key: Annotated[str, Form(min_length=8, max_length=64)],
+) -> Response:
+    async def action(session: Any, actor: Any) -> str:
+        user = await members.get_member(session, _int(member_id, "Member"))
+        chips_ = _int(amount, "Amount")
+        member_key = ledger.member_account_key(user.id)
+        grant = direction == "grant"
+        move = (
+            ledger.Movement(ledger.BANK_KEY, member_key, chips_)
+            if grant
+            else ledger.Movement(member_key, ledger.BANK_KEY, chips_)
+        )
+        posted = await ledger.post(
+            session,
+            idempotency_key=f"admin:{chip_key}",
+            kind=direction,
+            reason=reason,
+            actor_id=actor.id,
+            movements=[move],
+        )
+        if posted.replayed:
+            return "That form was already sent: nothing moved twice."
+        if grant:
+            return f"Granted {chips_} to {user.username}."
+        return f"Deducted {chips_} from {user.username}."
+
+    return await _act(request, db, caller, action)
+
+
+@router.post("/invites")
+async def invite(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    max_uses: Annotated[str, Form(max_length=6)] = "1",
+) -> Response:
+    async def action(session: Any, actor: Any) -> str:
+        uses = _int(max_uses, "Uses")
+        if not 1 <= uses <= 1000:
+            raise InvalidInput("invalid_input", "Uses must be between 1 and 1000.")
+        created = await members.create_invite(session, actor, members.InviteSpec(max_uses=uses))
+        return f"Invite code created: {created.code}"
+
+    return await _act(request, db, caller, action)
+
+
+@router.post("/club")
+async def club_settings(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    name: Annotated[str, Form(min_length=1, max_length=80)],
+    chip_unit: Annotated[str, Form(min_length=1, max_length=20)],
+    default_turn_seconds: Annotated[str, Form(max_length=4)],
+    signup_requires_approval: Annotated[str, Form(max_length=3)] = "",
+) -> Response:
+    async def action(session: Any, actor: Any) -> str:
+        await club.update_club(
+            session,
+            club.ClubChanges(
+                name=name.strip(),
+                chip_unit=chip_unit.strip(),
+                signup_requires_approval=signup_requires_approval == "on",
+                default_turn_seconds=_int(default_turn_seconds, "Turn timer"),
+            ),
+        )
+        return "Club settings saved."
+
+    return await _act(request, db, caller, action)

@@ -1,0 +1,125 @@
+"""The admin dashboard page, used as an admin would: forms and buttons."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from fastapi import FastAPI
+
+from app.db.models import MemberStatus
+from app.db.session import Database
+from tests.helpers import add_member, found_club, login, snapshot
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+CHIP_KEY = re.compile(r'name="chip_key" value="([^"]+)"')
+
+
+async def admin_client(app: FastAPI) -> httpx.AsyncClient:
+    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver")
+    assert (await login(client, "owner")).status_code == 200
+    return client
+
+
+async def page_tokens(client: httpx.AsyncClient) -> tuple[str, str]:
+    page = await client.get("/admin")
+    assert page.status_code == 200
+    token, key = TOKEN.search(page.text), CHIP_KEY.search(page.text)
+    assert token and key
+    return token.group(1), key.group(1)
+
+
+async def test_approve_a_pending_member_from_the_dashboard(app: FastAPI, db: Database) -> None:
+    await found_club(db)
+    pending = await add_member(db, "paul", status=MemberStatus.PENDING)
+    admin = await admin_client(app)
+    token, _ = await page_tokens(admin)
+    response = await admin.post(f"/admin/members/{pending}/approve", data={"csrf_token": token})
+    assert response.status_code == 200
+    assert "paul: active." in response.text
+    again = await admin.post(f"/admin/members/{pending}/approve", data={"csrf_token": token})
+    assert again.status_code == 409
+    assert "is not waiting for approval" in again.text
+
+
+async def test_a_resent_chip_form_moves_chips_once(app: FastAPI, db: Database) -> None:
+    await found_club(db)
+    member = await add_member(db, "rita", chips=10)
+    admin = await admin_client(app)
+    token, key = await page_tokens(admin)
+    form = {
+        "csrf_token": token,
+        "chip_key": key,
+        "member_id": str(member),
+        "amount": "40",
+        "reason": "Cash buy-in",
+        "direction": "grant",
+    }
+    first = await admin.post("/admin/chips", data=form)
+    assert "Granted 40 to rita." in first.text
+    before = await snapshot(db)
+    resent = await admin.post("/admin/chips", data=form)
+    assert "nothing moved twice" in resent.text
+    assert await snapshot(db) == before
+    assert ("member:2", 50) in before[0]
+
+
+async def test_bad_chip_forms_change_nothing(app: FastAPI, db: Database) -> None:
+    await found_club(db)
+    member = await add_member(db, "sam", chips=5)
+    admin = await admin_client(app)
+    token, key = await page_tokens(admin)
+    before = await snapshot(db)
+    base = {"csrf_token": token, "chip_key": key, "member_id": str(member), "reason": "x"}
+    for amount, direction, message in [
+        ("6", "deduct", "Not enough chips"),
+        ("-3", "grant", "whole positive numbers"),
+        ("lots", "grant", "Amount must be a whole number"),
+    ]:
+        response = await admin.post(
+            "/admin/chips", data={**base, "amount": amount, "direction": direction}
+        )
+        assert response.status_code in (409, 422)
+        assert message in response.text
+    assert await snapshot(db) == before
+
+
+async def test_club_settings_form_validates(app: FastAPI, db: Database) -> None:
+    await found_club(db)
+    admin = await admin_client(app)
+    token, _ = await page_tokens(admin)
+    bad = await admin.post(
+        "/admin/club",
+        data={"csrf_token": token, "name": "X", "chip_unit": "c", "default_turn_seconds": "2"},
+    )
+    assert bad.status_code == 422
+    assert "5 to 600 seconds" in bad.text
+    ok = await admin.post(
+        "/admin/club",
+        data={
+            "csrf_token": token,
+            "name": "Le Cercle",
+            "chip_unit": "jetons",
+            "default_turn_seconds": "20",
+        },
+    )
+    assert "Club settings saved." in ok.text
+    club = (await admin.get("/api/club")).json()
+    assert club == {
+        "name": "Le Cercle",
+        "chip_unit": "jetons",
+        "signup_requires_approval": False,
+        "default_turn_seconds": 20,
+    }
+
+
+async def test_members_and_strangers_are_kept_out(
+    app: FastAPI, client: httpx.AsyncClient, db: Database
+) -> None:
+    await found_club(db)
+    await add_member(db, "tina")
+    assert (await client.get("/admin")).status_code == 303
+    assert (await login(client, "tina")).status_code == 200
+    page = await client.get("/admin", headers={"accept": "text/html"})
+    assert page.status_code == 403
+    assert "Only the club&#39;s admins" in page.text or "Only the club's admins" in page.text
