@@ -22,7 +22,7 @@ from app.api.deps import (
     csrf_protect,
     set_login_cookies,
 )
-from app.db.models import MemberStatus, User
+from app.db.models import Club, MemberStatus, User
 from app.errors import SalonError
 from app.security.csrf import csrf_token_for
 from app.services import auth, club, ledger, members
@@ -34,11 +34,10 @@ FormText = Annotated[str, Form(max_length=256)]
 OptionalFormText = Annotated[str, Form(max_length=256)]
 
 
-async def _club_name(db: DbDep) -> str:
+async def _club(db: DbDep) -> Club | None:
     async with db.transaction() as session:
-        if not await club.club_exists(session):
-            return "Salon"
-        return (await club.get_club(session)).name
+        found: Club | None = await session.get(Club, 1)
+        return found
 
 
 async def render(
@@ -49,9 +48,11 @@ async def render(
     status_code: int = 200,
     **context: Any,
 ) -> HTMLResponse:
+    the_club = await _club(db)
     context.update(
         caller=caller,
-        club_name=await _club_name(db),
+        club=the_club,
+        club_name=the_club.name if the_club else "Salon",
         csrf_token=csrf_token_for(request, caller.session.csrf_token if caller else None),
     )
     return templates.TemplateResponse(request, template, context, status_code=status_code)

@@ -121,3 +121,15 @@ async def test_pages_send_security_headers(client: httpx.AsyncClient, db: Databa
     assert page.headers["x-frame-options"] == "DENY"
     assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
     assert page.headers["x-content-type-options"] == "nosniff"
+
+
+async def test_join_page_says_whether_approval_is_needed(
+    client: httpx.AsyncClient, db: Database
+) -> None:
+    await found_club(db, approval=True)
+    assert "an admin approves you" in (await client.get("/register")).text
+    async with db.transaction() as session:
+        from app.services import club
+
+        await club.update_club(session, club.ClubChanges(signup_requires_approval=False))
+    assert "an admin approves you" not in (await client.get("/register")).text
