@@ -25,7 +25,7 @@ from app.api.schemas import (
     RegisterPublic,
 )
 from app.db.models import MemberStatus, User
-from app.errors import SalonError
+from app.errors import NotFound
 from app.security import csrf
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import auth, members
@@ -127,7 +127,7 @@ async def change_password(body: PasswordUpdate, caller: CurrentCaller, db: DbDep
     async with db.transaction() as session:
         user = await session.get(User, caller.user.id)
         if user is None:  # deleted between the two transactions
-            raise SalonError("member_not_found", "Your account no longer exists.")
+            raise NotFound("member_not_found", "Your account no longer exists.")
         await auth.change_password(
             session, user, caller.session, body.current_password, body.new_password
         )

@@ -38,6 +38,12 @@ def _refuse_inactive(user: User) -> None:
 
 
 async def open_session(session: AsyncSession, user: User, days: int) -> LoggedIn:
+    # Housekeeping at the one moment sessions are made: this member's expired ones go.
+    await session.execute(
+        delete(AuthSession).where(
+            AuthSession.user_id == user.id, AuthSession.expires_at <= utcnow()
+        )
+    )
     token = new_token()
     auth = AuthSession(
         token_hash=digest(token),

@@ -304,3 +304,23 @@ async def test_oversized_body_is_refused(client: httpx.AsyncClient, db: Database
     )
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "payload_too_large"
+
+
+async def test_expired_sessions_do_not_work_and_are_purged(app: FastAPI, db: Database) -> None:
+    from datetime import timedelta
+
+    from sqlalchemy import func, update
+
+    from app.db.models import AuthSession
+    from app.db.types import utcnow
+
+    await found_club(db)
+    old = await logged_in_client(app, "owner")
+    async with db.transaction() as session:
+        await session.execute(
+            update(AuthSession).values(expires_at=utcnow() - timedelta(seconds=1))
+        )
+    assert (await old.get("/api/me")).status_code == 401
+    await logged_in_client(app, "owner")
+    async with db.transaction() as session:
+        assert await session.scalar(select(func.count()).select_from(AuthSession)) == 1
