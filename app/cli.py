@@ -124,6 +124,18 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return asyncio.run(run())
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from app.commands.replay import run_replay
+
+    return run_replay(args.file)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from app.commands.bench_engine import run_engine_bench
+
+    return run_engine_bench(args.game, args.players, args.hands, args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="salon", description="Salon: a club card room.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -154,6 +166,18 @@ def build_parser() -> argparse.ArgumentParser:
         func=cmd_audit
     )
 
+    replay = sub.add_parser("replay", help="replay a table log and print the results as JSON")
+    replay.add_argument("file")
+    replay.set_defaults(func=cmd_replay)
+
+    bench = sub.add_parser("bench", help="benchmarks")
+    bench_sub = bench.add_subparsers(dest="bench", required=True)
+    engine = bench_sub.add_parser("engine", help="random legal play through the rules engine")
+    engine.add_argument("--game", choices=("bourre", "bouillotte"), default="bourre")
+    engine.add_argument("--players", type=int, default=7)
+    engine.add_argument("--hands", type=int, default=2000)
+    engine.add_argument("--seed", type=int)
+    engine.set_defaults(func=cmd_bench)
     return parser
 
 

@@ -1,0 +1,212 @@
+"""House rules of a Bourré table: every option of rules/bourre.md, validated.
+
+The config is a frozen value. ``BourreRules.from_dict`` accepts only known fields with the
+right types, so a stored preset or a table log's ``rules`` can never smuggle in an option the
+engine does not enforce; ``to_dict`` writes back only the fields that differ from defaults,
+as the table log requires.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from app.engine.base import EngineError
+
+
+class ConfigError(EngineError):
+    """A rules config that is malformed or asks for an impossible combination.
+
+    ``field`` names the offending option (None when several options conflict).
+    """
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(code, message)
+        self.field = field
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "ante_mode": ("each", "dealer_for_all"),
+    "trump_card": ("dealer_keeps", "dead", "dealer_may_take"),
+    "declare": ("in_turn", "simultaneous"),
+    "entry_requirement": ("none", "trump_or_club"),
+    "must_trump": ("to_win", "always"),
+    "renege": ("prevented", "penalized"),
+}
+_BOOLS = (
+    "double_ante",
+    "ace_trump_dealer_must_play",
+    "draw_with_declare",
+    "second_chance",
+    "must_beat",
+    "allow_throw_off",
+    "cinch_rule",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BourreRules:
+    """Every house-rule option of rules/bourre.md with its default.
+
+    ``max_discard`` None means "``hand_size``, no cap" (rules/bourre.md §4); an explicit value
+    equal to ``hand_size`` is normalised to None so that it is not written as a difference.
+    """
+
+    ante: int = 1  # §1
+    pot_limit: int | None = None  # §1, §7
+    ante_mode: str = "each"  # §2
+    double_ante: bool = False  # §2
+    hand_size: int = 5  # §3 (4 for the Indiana variant)
+    trump_card: str = "dealer_keeps"  # §3
+    ace_trump_dealer_must_play: bool = True  # §3
+    declare: str = "in_turn"  # §4
+    draw_with_declare: bool = False  # §4
+    entry_requirement: str = "none"  # §4
+    second_chance: bool = False  # §4
+    max_discard: int | None = None  # §4
+    must_beat: bool = True  # §5
+    must_trump: str = "to_win"  # §5
+    allow_throw_off: bool = False  # §5
+    cinch_rule: bool = True  # §6
+    renege: str = "prevented"  # §8
+    renege_penalty: int = 1  # §8
+
+    def __post_init__(self) -> None:
+        _validate(self)
+        if self.max_discard == self.hand_size:
+            object.__setattr__(self, "max_discard", None)
+
+    @property
+    def discard_cap(self) -> int:
+        """The effective ``max_discard`` (rules/bourre.md §4)."""
+        return self.hand_size if self.max_discard is None else self.max_discard
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BourreRules:
+        """Build rules from a mapping of the fields that differ from defaults."""
+        if not isinstance(data, Mapping):
+            raise ConfigError("bad_rules", "The rules must be an object of option: value.")
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise ConfigError(
+                    "unknown_option", f"Unknown Bourré rule option {key!r}.", field=str(key)
+                )
+        for key, value in data.items():
+            _check_type(key, value)
+        return cls(**dict(data))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields that differ from the defaults (the table log's ``rules``)."""
+        default = BourreRules()
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(default, f.name)
+        }
+
+    def with_options(self, **changes: Any) -> BourreRules:
+        for key, value in changes.items():
+            if key not in {f.name for f in fields(self)}:
+                raise ConfigError("unknown_option", f"Unknown Bourré rule option {key!r}.", key)
+            _check_type(key, value)
+        return replace(self, **changes)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_type(key: str, value: object) -> None:
+    if key in _BOOLS:
+        if not isinstance(value, bool):
+            raise ConfigError("bad_option", f"Rule option {key!r} must be true or false.", key)
+    elif key in _CHOICES:
+        if value not in _CHOICES[key]:
+            options = ", ".join(_CHOICES[key])
+            raise ConfigError("bad_option", f"Rule option {key!r} must be one of: {options}.", key)
+    elif key == "pot_limit" or key == "max_discard":
+        if value is not None and not _is_int(value):
+            raise ConfigError("bad_option", f"Rule option {key!r} must be an integer or null.", key)
+    elif not _is_int(value):
+        raise ConfigError("bad_option", f"Rule option {key!r} must be an integer.", key)
+
+
+def _validate(rules: BourreRules) -> None:
+    for f in fields(rules):
+        _check_type(f.name, getattr(rules, f.name))
+    if rules.ante < 1:
+        raise ConfigError("bad_option", "The ante must be at least 1 chip.", "ante")
+    if rules.pot_limit is not None and rules.pot_limit < 1:
+        raise ConfigError("bad_option", "A pot limit must be at least 1 chip.", "pot_limit")
+    if rules.hand_size not in (4, 5):
+        raise ConfigError(
+            "bad_option", "The hand size must be 5, or 4 for the Indiana variant.", "hand_size"
+        )
+    if rules.max_discard is not None and not 0 <= rules.max_discard <= rules.hand_size:
+        raise ConfigError(
+            "bad_option",
+            f"max_discard must be between 0 and the hand size ({rules.hand_size}).",
+            "max_discard",
+        )
+    if rules.renege_penalty < 1:
+        raise ConfigError("bad_option", "renege_penalty must be at least 1.", "renege_penalty")
+    if rules.renege == "penalized":
+        raise ConfigError(
+            "not_supported_yet",
+            "renege: penalized is not supported yet; illegal cards can only be prevented.",
+            "renege",
+        )
+    if rules.declare == "simultaneous" and rules.draw_with_declare:
+        # A simultaneous commitment is secret until all are in, but draw_with_declare makes
+        # the exchange happen in the declaring turn, which would reveal the choice.
+        raise ConfigError(
+            "conflicting_options",
+            "draw_with_declare cannot be combined with simultaneous declaration: "
+            "exchanging cards at once would reveal a secret choice.",
+        )
+    if rules.must_trump == "always" and rules.allow_throw_off:
+        raise ConfigError(
+            "conflicting_options",
+            "must_trump: always contradicts allow_throw_off: true "
+            "(one forces a trump, the other allows any card).",
+        )
+
+
+_PRESET_OPTIONS: dict[str, dict[str, Any]] = {
+    "classic_cajun": {},
+    "strict_trumping": {"must_trump": "always"},
+    "friendly": {"allow_throw_off": True, "cinch_rule": False},
+    "dealer_antes": {"ante_mode": "dealer_for_all"},
+    "double_ante": {"double_ante": True},
+    "simultaneous_declaration": {"declare": "simultaneous"},
+    "separate_trump": {"trump_card": "dead"},
+    "seven_handed_cap": {"max_discard": 3},
+    "indiana_four_card": {
+        "hand_size": 4,
+        "trump_card": "dead",
+        "max_discard": 3,
+        "double_ante": True,
+        "renege_penalty": 2,
+        "entry_requirement": "trump_or_club",
+        "second_chance": True,
+    },
+}
+
+PRESETS: dict[str, BourreRules] = {
+    name: BourreRules.from_dict(options) for name, options in _PRESET_OPTIONS.items()
+}
+"""The named variants of rules/bourre.md §9 (``pot_limit`` needs a limit: see ``preset``)."""
+
+
+def preset(name: str, *, pot_limit: int | None = None) -> BourreRules:
+    """A §9 preset by name; ``"pot_limit"`` takes the limit as ``pot_limit=N``."""
+    if name == "pot_limit":
+        if pot_limit is None:
+            raise ConfigError("bad_option", "The pot-limit preset needs a limit.", "pot_limit")
+        return BourreRules(pot_limit=pot_limit)
+    if name not in PRESETS:
+        raise ConfigError("unknown_preset", f"There is no Bourré preset named {name!r}.")
+    rules = PRESETS[name]
+    return rules if pot_limit is None else rules.with_options(pot_limit=pot_limit)

@@ -1,0 +1,206 @@
+"""Bourré hands in the table log (spec/table-log.md): parse, replay and write."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine.base import Action, EngineError
+from app.engine.bourre.config import BourreRules, ConfigError
+from app.engine.bourre.deck import DeckSource, ReshuffleError, ScriptedDeck, SeededDeck
+from app.engine.bourre.session import BourreSession
+from app.engine.bourre.state import BourreHand, HandResult
+from app.engine.cards import CARD_INDEX, CARD_NAMES, DECK_SIZE
+from app.engine.logdoc import (
+    IllegalLogAction,
+    MalformedLog,
+    expect_int,
+    expect_list,
+    expect_object,
+    quote,
+    require,
+)
+from app.engine.rng import SeedError, seed_from_hex, seed_to_hex
+
+GAME = "bourre"
+ACTIONS = ("play", "pass", "discard", "take_trump", "card", "take_back")
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedHand:
+    """One parsed hand: its cards (a deck with reshuffles, or a seed) and its actions."""
+
+    deck: tuple[int, ...] | None
+    reshuffles: tuple[tuple[int, ...], ...]
+    seed: bytes | None
+    actions: tuple[Action, ...]
+
+    def source(self) -> DeckSource:
+        if self.seed is not None:
+            return SeededDeck(self.seed)
+        assert self.deck is not None
+        return ScriptedDeck(list(self.deck), [list(r) for r in self.reshuffles])
+
+
+def parse_rules(value: object, path: str) -> BourreRules:
+    if not isinstance(value, Mapping):
+        raise MalformedLog(path, "rules must be a JSON object")
+    try:
+        return BourreRules.from_dict(value)
+    except ConfigError as err:
+        raise MalformedLog(f"{path}.{err.field}" if err.field else path, err.message) from None
+
+
+def _parse_cards(value: object, path: str, what: str) -> list[int]:
+    items = expect_list(value, path, what)
+    cards: list[int] = []
+    seen: set[int] = set()
+    for i, item in enumerate(items):
+        card = CARD_INDEX.get(item) if isinstance(item, str) else None
+        if card is None:
+            raise MalformedLog(f"{path}[{i}]", f"{quote(item)} is not a card")
+        if card in seen:
+            raise MalformedLog(f"{path}[{i}]", f"{item} is listed twice")
+        seen.add(card)
+        cards.append(card)
+    return cards
+
+
+def _parse_action(value: object, path: str) -> Action:
+    obj = expect_object(value, path, {"seat", "action", "card", "cards"}, "an action")
+    seat = expect_int(require(obj, "seat", path), f"{path}.seat", "seat")
+    kind = require(obj, "action", path)
+    if kind not in ACTIONS:
+        raise MalformedLog(f"{path}.action", f"{quote(kind)} is not a Bourré action")
+    if kind == "card":
+        name = require(obj, "card", path)
+        if not isinstance(name, str) or name not in CARD_INDEX:
+            raise MalformedLog(f"{path}.card", f"{quote(name)} is not a card")
+    elif "card" in obj:
+        raise MalformedLog(f"{path}.card", f"a {quote(kind)} action has no card")
+    if kind == "discard":
+        cards = _parse_cards(require(obj, "cards", path), f"{path}.cards", "cards")
+        return Action(seat, kind, cards=tuple(CARD_NAMES[c] for c in cards))
+    if "cards" in obj:
+        raise MalformedLog(f"{path}.cards", f"a {quote(kind)} action has no cards")
+    return Action(seat, kind, card=obj.get("card"))
+
+
+def parse_hand(value: object, path: str) -> LoggedHand:
+    obj = expect_object(value, path, {"deck", "seed", "reshuffles", "actions"}, "a hand")
+    if ("deck" in obj) == ("seed" in obj):
+        raise MalformedLog(path, "a hand has either 'deck' or 'seed' (exactly one)")
+    deck: tuple[int, ...] | None = None
+    seed: bytes | None = None
+    reshuffles: list[tuple[int, ...]] = []
+    if "deck" in obj:
+        cards = _parse_cards(obj["deck"], f"{path}.deck", "deck")
+        if len(cards) != DECK_SIZE:
+            raise MalformedLog(f"{path}.deck", f"a deck lists all 52 cards, not {len(cards)}")
+        deck = tuple(cards)
+        listed = expect_list(obj.get("reshuffles", []), f"{path}.reshuffles", "reshuffles")
+        for i, item in enumerate(listed):
+            reshuffles.append(tuple(_parse_cards(item, f"{path}.reshuffles[{i}]", "a reshuffle")))
+    else:
+        if "reshuffles" in obj:
+            raise MalformedLog(
+                f"{path}.reshuffles", "a seeded hand derives its reshuffles from the seed"
+            )
+        text = obj["seed"]
+        if not isinstance(text, str):
+            raise MalformedLog(f"{path}.seed", "the seed must be a hex string")
+        try:
+            seed = seed_from_hex(text)
+        except SeedError as err:
+            raise MalformedLog(f"{path}.seed", str(err)) from None
+    actions = expect_list(require(obj, "actions", path), f"{path}.actions", "actions")
+    return LoggedHand(
+        deck=deck,
+        reshuffles=tuple(reshuffles),
+        seed=seed,
+        actions=tuple(_parse_action(a, f"{path}.actions[{i}]") for i, a in enumerate(actions)),
+    )
+
+
+def _hand_report(result: HandResult, names: Sequence[str]) -> dict[str, Any]:
+    return {
+        "dealer": result.dealer,
+        "trump": result.trump,
+        "pot": result.pot,
+        "players": [names[p] for p in sorted(result.players)],
+        "tricks": {names[p]: result.tricks[p] for p in sorted(result.players)},
+        "winner": None if result.winner is None else names[result.winner],
+        "bourre": [names[p] for p in sorted(result.bourre)],
+        "carry": result.carry,
+        "stacks": {names[s]: stack for s, stack in enumerate(result.stacks)},
+    }
+
+
+def replay(
+    rules: BourreRules,
+    names: Sequence[str],
+    stacks: Sequence[int],
+    dealer: int,
+    pot: int,
+    exempt: Sequence[int],
+    hands: Sequence[LoggedHand],
+) -> dict[str, Any]:
+    """Run every hand through the engine and report them as spec/table-log.md "Replay"."""
+    session = BourreSession(rules, stacks, button=dealer, pot=pot, exempt=exempt)
+    reports = []
+    for h, logged in enumerate(hands):
+        number = h + 1
+        try:
+            hand = session.start_hand(source=logged.source())
+        except EngineError as err:
+            raise IllegalLogAction(number, 1, err.reason, err.code) from None
+        for a, action in enumerate(logged.actions):
+            try:
+                hand.apply(action)
+            except ReshuffleError as err:
+                where = f"$.hands[{h}].reshuffles"
+                if err.index <= len(logged.reshuffles):
+                    where += f"[{err.index - 1}]"
+                raise MalformedLog(where, err.message) from None
+            except EngineError as err:
+                raise IllegalLogAction(
+                    number, a + 1, f"seat {action.seat} {err.reason}", err.code
+                ) from None
+        if not hand.is_over:
+            waiting = ", ".join(str(s) for s in hand.to_act())
+            raise IllegalLogAction(
+                number,
+                len(logged.actions) + 1,
+                f"the hand is not finished (seat {waiting} to act)",
+                "hand_not_finished",
+            )
+        if len(hand.reshuffles) < len(logged.reshuffles):
+            raise MalformedLog(
+                f"$.hands[{h}].reshuffles[{len(hand.reshuffles)}]",
+                "this reshuffle is listed but never needed",
+            )
+        reports.append(_hand_report(session.close_hand(), names))
+    return {
+        "hands": reports,
+        "stacks": {names[s]: stack for s, stack in enumerate(session.stacks)},
+        "pot": session.pot,
+    }
+
+
+def hand_entry(hand: BourreHand, *, as_deck: bool = False) -> dict[str, Any]:
+    """The table-log entry of a dealt hand: its seed (or deck and reshuffles) and actions.
+
+    A seeded hand is written with its ``seed`` unless ``as_deck`` asks for the explicit deck
+    and reshuffles (both forms replay identically).
+    """
+    entry: dict[str, Any] = {}
+    source = hand.source
+    if isinstance(source, SeededDeck) and not as_deck:
+        entry["seed"] = seed_to_hex(source.seed)
+    else:
+        entry["deck"] = [CARD_NAMES[c] for c in source.deck()]
+        if hand.reshuffles:
+            entry["reshuffles"] = [[CARD_NAMES[c] for c in r] for r in hand.reshuffles]
+    entry["actions"] = [a.to_dict() for a in hand.actions]
+    return entry

@@ -1,0 +1,74 @@
+"""Errors and small validators for table logs (spec/table-log.md), shared by every game."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from app.engine.base import EngineError
+
+
+class MalformedLog(EngineError):
+    """A table log that breaks the format; ``path`` is the JSON path of the problem."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__("malformed_log", message)
+        self.path = path
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class IllegalLogAction(EngineError):
+    """An action the engine refused while replaying; hand and action numbered from 1."""
+
+    def __init__(self, hand: int, action: int, text: str, code: str = "illegal_action") -> None:
+        super().__init__(code, text)
+        self.hand = hand
+        self.action = action
+
+    def __str__(self) -> str:
+        return f"hand {self.hand}, action {self.action}: {self.message}"
+
+
+def quote(value: object) -> str:
+    """A value as it is written in JSON, for messages about a document."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def expect_object(value: object, path: str, allowed: set[str], what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise MalformedLog(path, f"{what} must be a JSON object")
+    for key in value:
+        if key not in allowed:
+            raise MalformedLog(f"{path}.{key}", f"unknown field {quote(key)}")
+    return value
+
+
+def expect_list(value: object, path: str, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise MalformedLog(path, f"{what} must be a JSON array")
+    return value
+
+
+def require(obj: Mapping[str, Any], key: str, path: str) -> Any:
+    if key not in obj:
+        raise MalformedLog(f"{path}.{key}", f"missing required field {quote(key)}")
+    return obj[key]
+
+
+def expect_int(value: object, path: str, what: str, minimum: int | None = None) -> int:
+    if not is_int(value):
+        raise MalformedLog(path, f"{what} must be an integer")
+    assert isinstance(value, int)
+    if minimum is not None and value < minimum:
+        raise MalformedLog(path, f"{what} must be at least {minimum}")
+    return value

@@ -1,0 +1,83 @@
+import pytest
+
+from app.engine.bourre import PRESETS, BourreRules, ConfigError, preset
+
+
+def test_defaults_are_those_of_the_rules() -> None:
+    r = BourreRules()
+    assert (r.ante, r.pot_limit, r.ante_mode, r.double_ante) == (1, None, "each", False)
+    assert (r.hand_size, r.trump_card, r.ace_trump_dealer_must_play) == (5, "dealer_keeps", True)
+    assert (r.declare, r.draw_with_declare, r.entry_requirement) == ("in_turn", False, "none")
+    assert (r.second_chance, r.discard_cap, r.must_beat, r.must_trump) == (False, 5, True, "to_win")
+    assert (r.allow_throw_off, r.cinch_rule, r.renege, r.renege_penalty) == (
+        False,
+        True,
+        "prevented",
+        1,
+    )
+    assert r.to_dict() == {}
+
+
+def test_to_dict_only_differences_and_round_trip() -> None:
+    r = BourreRules.from_dict({"ante": 2, "must_trump": "always", "max_discard": 3})
+    assert r.to_dict() == {"ante": 2, "must_trump": "always", "max_discard": 3}
+    assert BourreRules.from_dict(r.to_dict()) == r
+    # max_discard equal to the hand size is the default (no cap)
+    assert BourreRules(max_discard=5).to_dict() == {}
+    assert BourreRules(hand_size=4, max_discard=4).to_dict() == {"hand_size": 4}
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "field"),
+    [
+        ({"colour": "red"}, "unknown_option", "colour"),
+        ({"ante": 0}, "bad_option", "ante"),
+        ({"ante": True}, "bad_option", "ante"),
+        ({"ante": "1"}, "bad_option", "ante"),
+        ({"pot_limit": 0}, "bad_option", "pot_limit"),
+        ({"hand_size": 6}, "bad_option", "hand_size"),
+        ({"max_discard": 6}, "bad_option", "max_discard"),
+        ({"max_discard": -1}, "bad_option", "max_discard"),
+        ({"hand_size": 4, "max_discard": 5}, "bad_option", "max_discard"),
+        ({"must_trump": "sometimes"}, "bad_option", "must_trump"),
+        ({"cinch_rule": 1}, "bad_option", "cinch_rule"),
+        ({"renege": "penalized"}, "not_supported_yet", "renege"),
+        ({"renege_penalty": 0}, "bad_option", "renege_penalty"),
+        ({"declare": "simultaneous", "draw_with_declare": True}, "conflicting_options", None),
+        ({"must_trump": "always", "allow_throw_off": True}, "conflicting_options", None),
+    ],
+)
+def test_bad_configs_refused_with_a_clear_message(
+    data: dict[str, object], code: str, field: str | None
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        BourreRules.from_dict(data)
+    assert info.value.code == code
+    assert info.value.field == field
+    assert info.value.message.endswith(".")
+
+
+def test_presets_of_section_9() -> None:
+    assert PRESETS["classic_cajun"] == BourreRules()
+    assert PRESETS["strict_trumping"].must_trump == "always"
+    assert PRESETS["friendly"].allow_throw_off and not PRESETS["friendly"].cinch_rule
+    assert PRESETS["dealer_antes"].ante_mode == "dealer_for_all"
+    assert PRESETS["double_ante"].double_ante
+    assert PRESETS["simultaneous_declaration"].declare == "simultaneous"
+    assert PRESETS["separate_trump"].trump_card == "dead"
+    assert PRESETS["seven_handed_cap"].discard_cap == 3
+    assert preset("pot_limit", pot_limit=20).pot_limit == 20
+    indiana = PRESETS["indiana_four_card"]
+    assert indiana.to_dict() == {
+        "hand_size": 4,
+        "trump_card": "dead",
+        "max_discard": 3,
+        "double_ante": True,
+        "renege_penalty": 2,
+        "entry_requirement": "trump_or_club",
+        "second_chance": True,
+    }
+    with pytest.raises(ConfigError):
+        preset("pot_limit")
+    with pytest.raises(ConfigError):
+        preset("nope")
