@@ -1,0 +1,135 @@
+"""The table WebSocket protocol: typed JSON messages, discriminated by `type`.
+
+Client → server: `action` (with a client-chosen id, so a resent action applies once),
+`chat`, `ping`, `resync`. Server → client: `snapshot` (the viewer's whole view and the table
+version), `event` (versioned), `error` (a stable code and a sentence), `chat`, `pong`.
+Frames are parsed here, before anything reaches a table: an oversized, malformed or unknown
+frame becomes a `ProtocolError` and never disturbs play.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from app.security.text import has_control_chars
+
+MAX_FRAME_BYTES = 4096
+MAX_CHAT_LENGTH = 300
+
+
+class ProtocolError(Exception):
+    """A frame refused before it reached the table; `code` is stable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class _ClientMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+CardName = Annotated[str, Field(min_length=2, max_length=2, pattern=r"^[2-9TJQKA][SHDC]$")]
+
+
+class ActionIn(_ClientMessage):
+    type: Literal["action"]
+    id: ClientId
+    action: Annotated[str, Field(min_length=1, max_length=20, pattern=r"^[a-z_]+$")]
+    card: CardName | None = None
+    cards: Annotated[list[CardName], Field(max_length=6)] | None = None
+    amount: Annotated[int, Field(ge=0, le=1_000_000_000)] | None = None
+    # The table version the client acted on: an action taken on a stale view is refused.
+    version: Annotated[int, Field(ge=0)] | None = None
+
+
+class ChatIn(_ClientMessage):
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_LENGTH)]
+
+
+class PingIn(_ClientMessage):
+    type: Literal["ping"]
+    nonce: Annotated[int, Field(ge=0, le=2**53)] | None = None
+
+
+class ResyncIn(_ClientMessage):
+    type: Literal["resync"]
+    version: Annotated[int, Field(ge=0)]
+
+
+ClientMessage = Annotated[ActionIn | ChatIn | PingIn | ResyncIn, Field(discriminator="type")]
+_client_adapter: TypeAdapter[ActionIn | ChatIn | PingIn | ResyncIn] = TypeAdapter(ClientMessage)
+
+
+def parse_client_frame(frame: str | bytes) -> ActionIn | ChatIn | PingIn | ResyncIn:
+    """Parse one frame from a client, or raise `ProtocolError`."""
+    raw = frame.encode() if isinstance(frame, str) else frame
+    if len(raw) > MAX_FRAME_BYTES:
+        raise ProtocolError("frame_too_large", f"Messages may not exceed {MAX_FRAME_BYTES} bytes.")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ProtocolError("malformed_json", "That message is not valid JSON.") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError("invalid_message", "A message is a JSON object with a 'type'.")
+    try:
+        message = _client_adapter.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise ProtocolError(
+            "invalid_message", f"Invalid message: {where}: {first.get('msg', 'invalid')}"
+        ) from None
+    if isinstance(message, ChatIn) and (
+        has_control_chars(message.text) or not message.text.strip()
+    ):
+        raise ProtocolError("invalid_message", "Chat messages are one line of plain text.")
+    return message
+
+
+class _ServerMessage(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    def frame(self) -> bytes:
+        return orjson.dumps(self.model_dump(exclude_none=True))
+
+
+class SnapshotOut(_ServerMessage):
+    type: Literal["snapshot"] = "snapshot"
+    version: int
+    view: dict[str, Any]
+
+
+class EventOut(_ServerMessage):
+    type: Literal["event"] = "event"
+    version: int
+    kind: str
+    data: dict[str, Any]
+
+
+class ErrorOut(_ServerMessage):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    # The client id of the action this answers, when it answers one.
+    ref: str | None = None
+    details: dict[str, Any] | None = None
+
+
+class ChatOut(_ServerMessage):
+    type: Literal["chat"] = "chat"
+    id: int
+    user: str
+    text: str
+    at: str
+
+
+class PongOut(_ServerMessage):
+    type: Literal["pong"] = "pong"
+    nonce: int | None = None

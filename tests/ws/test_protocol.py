@@ -1,0 +1,115 @@
+"""Parsing client frames: every bad frame gets a stable code, nothing else gets through."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.ws.protocol import (
+    MAX_FRAME_BYTES,
+    ActionIn,
+    ChatIn,
+    ErrorOut,
+    PingIn,
+    ProtocolError,
+    ResyncIn,
+    SnapshotOut,
+    parse_client_frame,
+)
+
+
+def test_each_client_message_parses() -> None:
+    action = parse_client_frame(
+        '{"type":"action","id":"a-1","action":"card","card":"AS","version":7}'
+    )
+    assert action == ActionIn(type="action", id="a-1", action="card", card="AS", version=7)
+    discard = parse_client_frame(b'{"type":"action","id":"a2","action":"discard","cards":[]}')
+    assert isinstance(discard, ActionIn) and discard.cards == []
+    assert parse_client_frame('{"type":"chat","text":"bonsoir"}') == ChatIn(
+        type="chat", text="bonsoir"
+    )
+    assert parse_client_frame('{"type":"ping"}') == PingIn(type="ping")
+    assert parse_client_frame('{"type":"resync","version":12}') == ResyncIn(
+        type="resync", version=12
+    )
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("{not json", "malformed_json"),
+        ("[1,2]", "invalid_message"),
+        ('{"no":"type"}', "invalid_message"),
+        ('{"type":"shout"}', "invalid_message"),
+        ('{"type":"action","id":"x","action":"card","card":"ZZ"}', "invalid_message"),
+        ('{"type":"action","id":"x","action":"raise","amount":-1}', "invalid_message"),
+        ('{"type":"action","id":"x","action":"raise","amount":"5"}', "invalid_message"),
+        ('{"type":"action","action":"pass"}', "invalid_message"),
+        ('{"type":"action","id":"x","action":"pass","extra":1}', "invalid_message"),
+        ('{"type":"action","id":"has space","action":"pass"}', "invalid_message"),
+        ('{"type":"chat","text":""}', "invalid_message"),
+        ('{"type":"chat","text":"two\\nlines"}', "invalid_message"),
+        ('{"type":"chat","text":"' + "x" * 301 + '"}', "invalid_message"),
+        ('{"type":"resync","version":-1}', "invalid_message"),
+        ('{"type":"resync","version":99999999999999999999999999}', "invalid_message"),
+        ('{"type":"action","id":"x","action":"raise","amount":1e400}', "malformed_json"),
+        ('{"type":"chat","text":"' + "x" * MAX_FRAME_BYTES + '"}', "frame_too_large"),
+    ],
+)
+def test_bad_frames_are_refused_with_a_code(frame: str, code: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_frame(frame)
+    assert caught.value.code == code
+    assert caught.value.message
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.binary(max_size=200),
+        json_values.map(orjson.dumps),
+        st.fixed_dictionaries(
+            {"type": st.sampled_from(["action", "chat", "ping", "resync"])},
+            optional={
+                "id": json_values,
+                "action": json_values,
+                "text": json_values,
+                "version": json_values,
+                "amount": json_values,
+                "card": json_values,
+            },
+        ).map(orjson.dumps),
+    )
+)
+def test_any_frame_parses_or_is_refused_cleanly(frame: bytes) -> None:
+    try:
+        message = parse_client_frame(frame)
+    except ProtocolError as error:
+        assert error.code in {"malformed_json", "invalid_message", "frame_too_large"}
+    else:
+        assert isinstance(message, ActionIn | ChatIn | PingIn | ResyncIn)
+
+
+def test_server_frames_are_compact_json() -> None:
+    assert orjson.loads(SnapshotOut(version=3, view={"pot": 5}).frame()) == {
+        "type": "snapshot",
+        "version": 3,
+        "view": {"pot": 5},
+    }
+    error = orjson.loads(ErrorOut(code="not_your_turn", message="Wait.", ref="a-1").frame())
+    assert error == {"type": "error", "code": "not_your_turn", "message": "Wait.", "ref": "a-1"}
