@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy import (
+    JSON,
     BigInteger,
     Boolean,
     CheckConstraint,
     ForeignKey,
     Integer,
     String,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -62,6 +65,7 @@ class Club(Base):
     chip_unit: Mapped[str] = mapped_column(String(20), default="chips")
     signup_requires_approval: Mapped[bool] = mapped_column(Boolean, default=True)
     default_turn_seconds: Mapped[int] = mapped_column(Integer, default=30)
+    members_may_create_tables: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -165,3 +169,123 @@ class LedgerEntry(Base):
     from_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     to_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     amount: Mapped[int] = mapped_column(BigInteger)
+
+
+class GameName(StrEnum):
+    BOURRE = "bourre"
+    BOUILLOTTE = "bouillotte"
+
+
+class TableStatus(StrEnum):
+    OPEN = "open"
+    PAUSED = "paused"
+    CLOSED = "closed"
+
+
+class GameTable(Base):
+    """A table: its game and house rules, stakes, seats and the state that carries from one
+    hand to the next. Chips at the table live in the ledger (`seat:<table>:<user>` stacks and
+    `pot:<table>`), not here."""
+
+    __tablename__ = "game_tables"
+    __table_args__ = (
+        CheckConstraint(_in("game", GameName), name="game_known"),
+        CheckConstraint(_in("status", TableStatus), name="status_known"),
+        CheckConstraint("seat_count BETWEEN 2 AND 8", name="seat_count_range"),
+        CheckConstraint("buy_in_min >= 1 AND buy_in_min <= buy_in_max", name="buy_in_range"),
+        CheckConstraint("turn_seconds BETWEEN 5 AND 600", name="turn_seconds_range"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    game: Mapped[str] = mapped_column(String(12))
+    # The house rules as the engine's config dict (only the fields that differ from defaults).
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    buy_in_min: Mapped[int] = mapped_column(BigInteger)
+    buy_in_max: Mapped[int] = mapped_column(BigInteger)
+    turn_seconds: Mapped[int] = mapped_column(Integer)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_code: Mapped[str | None] = mapped_column(String(32), unique=True, nullable=True)
+    allow_spectators: Mapped[bool] = mapped_column(Boolean, default=True)
+    status: Mapped[str] = mapped_column(String(10), default=TableStatus.OPEN)
+    # What the engine carries between hands (button, exemptions…), as the engine writes it.
+    session_state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    hands_played: Mapped[int] = mapped_column(Integer, default=0)
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class TableSeat(Base):
+    """A member sitting at a table. The stack is the ledger account `seat:<table>:<user>`."""
+
+    __tablename__ = "table_seats"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seat_no", name="uq_table_seats_table_seat"),
+        UniqueConstraint("table_id", "user_id", name="uq_table_seats_table_user"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    seat_no: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    sitting_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Stands up (stack back to the balance) as soon as the current hand is over.
+    leaving: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Hands in a row in which the turn timer acted for this player.
+    timed_out_hands: Mapped[int] = mapped_column(Integer, default=0)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Hand(Base):
+    """One hand at a table: its seed (secret until the hand ends), the table-log header
+    needed to replay it alone, and, once over, its table-log entry and result."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_hands_table_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    # Table-log header: game, rules, seats (names and stacks), dealer, pot, exempt.
+    header: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Seat number → member id for this hand, so histories survive seats changing hands.
+    players: Mapped[dict[str, Any]] = mapped_column(JSON)
+    entry: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    running: Mapped[bool] = mapped_column(Boolean, default=True, index=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class HandAction(Base):
+    """An accepted action, stored before anyone hears of it (write-ahead)."""
+
+    __tablename__ = "hand_actions"
+    __table_args__ = (UniqueConstraint("hand_id", "seq", name="uq_hand_actions_hand_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    # The table-log form: {"seat": 1, "action": "card", "card": "AS"}.
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The id the client chose, so a resent action is recognised and applied once.
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Who acted: a member, or None when the turn timer acted for the seat.
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    table_version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    text: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

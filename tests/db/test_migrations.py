@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from app.db.base import Base
+from app.db.migrate import alembic_config
+from app.db.models import Club
 from app.db.session import Database
 
 
@@ -31,3 +36,43 @@ async def test_the_no_overdraft_check_exists(db: Database) -> None:
     async with db.engine.connect() as conn:
         names = await conn.run_sync(checks)
     assert any("no_overdraft" in name for name in names)
+
+
+def test_upgrading_keeps_existing_data(tmp_path: Path) -> None:
+    """A club made under the first schema survives every later migration, on both
+    databases (new columns get their defaults)."""
+    from tests.databases import create_postgres_database, drop_postgres_database
+
+    postgres = create_postgres_database()
+    try:
+        for url in (f"sqlite+aiosqlite:///{tmp_path / 'old.db'}", postgres):
+            config = alembic_config(url)
+            command.upgrade(config, "0001")
+            asyncio.run(_insert_old_club(url))
+            command.upgrade(config, "head")
+            assert asyncio.run(_read_club(url)) == ("Old Club", False)
+    finally:
+        drop_postgres_database(postgres)
+
+
+async def _insert_old_club(url: str) -> None:
+    db = Database(url, null_pool=True)
+    async with db.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO club (id, name, chip_unit, signup_requires_approval, "
+                "default_turn_seconds, created_at) VALUES (1, 'Old Club', 'chips', true, 30, "
+                "CURRENT_TIMESTAMP)"
+            )
+        )
+    await db.dispose()
+
+
+async def _read_club(url: str) -> tuple[str, bool]:
+    db = Database(url, null_pool=True)
+    async with db.transaction() as session:
+        club = await session.get(Club, 1)
+        assert club is not None
+        found = (club.name, club.members_may_create_tables)
+    await db.dispose()
+    return found

@@ -197,3 +197,28 @@ def test_writer_mid_session_header() -> None:
     assert doc["pot"] == 3 and doc["exempt"] == [1] and doc["hands"] == []
     with pytest.raises(ValueError):
         new_document("chess", {}, [("A", 5), ("B", 7)], 0)
+
+
+def test_sitting_out_seats_are_recorded_and_replayed() -> None:
+    """A seat with chips that sits a hand out is listed in the hand's `sitting_out`, so the
+    history replays the hand exactly as it was dealt."""
+    from app.engine.bourre import BourreRules, BourreSession
+    from app.engine.log import new_document
+
+    session = BourreSession(BourreRules(), [10, 10, 10, 10], button=0)
+    hand = session.start_hand(seed=bytes(32), sitting_out={2})
+    assert 2 not in hand.order
+    while not hand.is_over:
+        seat = hand.to_act()[0]
+        hand.apply(hand.legal_actions(seat)[0])
+    entry = hand_entry(hand)
+    assert entry["sitting_out"] == [2]
+    result = session.close_hand()
+    doc = new_document("bourre", BourreRules(), [(f"P{s}", 10) for s in range(4)], 0)
+    doc["hands"].append(entry)
+    report = replay(doc)
+    assert report["stacks"]["P2"] == 10
+    assert [report["stacks"][f"P{s}"] for s in range(4)] == list(result.stacks)
+    del doc["hands"][0]["sitting_out"]
+    with pytest.raises(IllegalLogAction):  # dealt in, seat 2 would change the whole hand
+        replay(doc)

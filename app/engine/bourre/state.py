@@ -125,6 +125,7 @@ class BourreHand:
         "reshuffles",
         "result",
         "rules",
+        "sitting_out",
         "source",
         "stacks",
         "status",
@@ -183,8 +184,9 @@ class BourreHand:
         self.actions: list[Action] = []
         self.reshuffles: list[list[int]] = []
         self.result: HandResult | None = None
+        self.sitting_out = frozenset(sitting_out)
 
-        dealer, owed = self._seat_players(button, frozenset(exempt), frozenset(sitting_out))
+        dealer, owed = self._seat_players(button, frozenset(exempt), self.sitting_out)
         self.dealer = dealer
         self.order = tuple((dealer + 1 + i) % n for i in range(n) if (dealer + 1 + i) % n in owed)
         self.status = [OUT] * n

@@ -35,6 +35,8 @@ class LoggedHand:
     reshuffles: tuple[tuple[int, ...], ...]
     seed: bytes | None
     actions: tuple[Action, ...]
+    # Seats at the table but not dealt in this hand (an added field of the format).
+    sitting_out: tuple[int, ...] = ()
 
     def source(self) -> DeckSource:
         if self.seed is not None:
@@ -88,7 +90,9 @@ def _parse_action(value: object, path: str) -> Action:
 
 
 def parse_hand(value: object, path: str) -> LoggedHand:
-    obj = expect_object(value, path, {"deck", "seed", "reshuffles", "actions"}, "a hand")
+    obj = expect_object(
+        value, path, {"deck", "seed", "reshuffles", "actions", "sitting_out"}, "a hand"
+    )
     if ("deck" in obj) == ("seed" in obj):
         raise MalformedLog(path, "a hand has either 'deck' or 'seed' (exactly one)")
     deck: tuple[int, ...] | None = None
@@ -115,7 +119,12 @@ def parse_hand(value: object, path: str) -> LoggedHand:
         except SeedError as err:
             raise MalformedLog(f"{path}.seed", str(err)) from None
     actions = expect_list(require(obj, "actions", path), f"{path}.actions", "actions")
+    away = expect_list(obj.get("sitting_out", []), f"{path}.sitting_out", "sitting_out")
+    sitting_out = tuple(
+        expect_int(seat, f"{path}.sitting_out[{i}]", "a seat", 0) for i, seat in enumerate(away)
+    )
     return LoggedHand(
+        sitting_out=sitting_out,
         deck=deck,
         reshuffles=tuple(reshuffles),
         seed=seed,
@@ -152,7 +161,7 @@ def replay(
     for h, logged in enumerate(hands):
         number = h + 1
         try:
-            hand = session.start_hand(source=logged.source())
+            hand = session.start_hand(source=logged.source(), sitting_out=logged.sitting_out)
         except EngineError as err:
             raise IllegalLogAction(number, 1, err.reason, err.code) from None
         for a, action in enumerate(logged.actions):
@@ -202,5 +211,7 @@ def hand_entry(hand: BourreHand, *, as_deck: bool = False) -> dict[str, Any]:
         entry["deck"] = [CARD_NAMES[c] for c in source.deck()]
         if hand.reshuffles:
             entry["reshuffles"] = [[CARD_NAMES[c] for c in r] for r in hand.reshuffles]
+    if hand.sitting_out:
+        entry["sitting_out"] = sorted(hand.sitting_out)
     entry["actions"] = [a.to_dict() for a in hand.actions]
     return entry
