@@ -53,11 +53,14 @@ def free_port() -> int:
 def running_server(env: dict[str, str]) -> Iterator[str]:
     """`salon serve` on a free port; yields its base URL and stops it afterwards."""
     port = free_port()
+    # The server's log goes to a file: a pipe nobody reads would fill up and stall it.
+    log_path = Path(env["SALON_DATA_DIR"]) / f"server-{port}.log"
+    log_file = log_path.open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
         env=env,
         cwd=PROJECT_DIR,
-        stdout=subprocess.PIPE,
+        stdout=log_file,
         stderr=subprocess.STDOUT,
         text=True,
     )
@@ -66,9 +69,7 @@ def running_server(env: dict[str, str]) -> Iterator[str]:
         deadline = time.monotonic() + 30
         while True:
             if process.poll() is not None:
-                raise RuntimeError(
-                    f"salon serve exited: {process.stdout.read() if process.stdout else ''}"
-                )
+                raise RuntimeError(f"salon serve exited: {log_path.read_text()}")
             try:
                 if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
                     break
@@ -84,3 +85,4 @@ def running_server(env: dict[str, str]) -> Iterator[str]:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        log_file.close()
