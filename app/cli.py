@@ -26,7 +26,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = args.port or settings.port
     print(f"Salon serving on http://{host}:{port} (database: {settings.database_kind})")
     uvicorn.run(
-        "app.main:create_app", factory=True, host=host, port=port, workers=1, log_level="info"
+        "app.main:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        # One process: each table's actor lives in it.
+        workers=1,
+        log_level="info",
+        # Table frames are small; refuse large ones before they are read into memory.
+        ws_max_size=64 * 1024,
     )
     return 0
 

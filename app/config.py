@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     login_max_failures: int = 10
     login_window_seconds: int = 300
     db_pool_size: int = 10
+    # Pause between the end of a hand and the next deal (seconds).
+    next_hand_seconds: float = 4.0
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:

@@ -13,13 +13,18 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import admin, auth, health, me
+from app.api import tables as tables_api
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
 from app.security.ratelimit import SlidingWindowLimiter
+from app.tables.actor import RuntimeSettings
+from app.tables.clock import Clock, SystemClock
+from app.tables.manager import TableManager
 from app.web import admin_pages, pages
 from app.web.templating import templates
+from app.ws import endpoint
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
@@ -91,13 +96,21 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _error(exc.status_code, code, str(exc.detail))
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
     db = Database(settings.resolved_database_url, pool_size=settings.db_pool_size)
+    tables = TableManager(
+        db,
+        clock or SystemClock(),
+        RuntimeSettings(next_hand_seconds=settings.next_hand_seconds),
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Tables left with a hand running come back now, with their timers.
+        await tables.start()
         yield
+        await tables.stop()
         await db.dispose()
 
     app = FastAPI(
@@ -109,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.db = db
+    app.state.tables = tables
     app.state.secret_key = settings.resolved_secret_key()
     app.state.login_limiter = SlidingWindowLimiter(
         settings.login_max_failures, settings.login_window_seconds
@@ -126,6 +140,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         auth.router,
         me.router,
         admin.router,
+        tables_api.router,
+        endpoint.router,
         pages.router,
         admin_pages.router,
     ):

@@ -177,3 +177,76 @@ class AuditPublic(Output):
     entries: int
     chips_in_circulation: int
     problems: list[str]
+
+
+RequestKey = Annotated[StrictStr, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+Chips = Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
+
+
+class TableCreate(Input):
+    name: Annotated[StrictStr, Field(min_length=1, max_length=60)]
+    game: Literal["bourre", "bouillotte"]
+    preset: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
+    # Options that differ from the preset (or from the defaults), as in the table log.
+    rules: dict[str, StrictBool | StrictInt | StrictStr | None] = Field(
+        default_factory=dict, max_length=30
+    )
+    seat_count: Annotated[StrictInt, Field(ge=2, le=8)]
+    buy_in_min: Chips
+    buy_in_max: Chips
+    turn_seconds: Annotated[StrictInt, Field(ge=5, le=600)] | None = None
+    private: StrictBool = False
+    allow_spectators: StrictBool = True
+
+
+class SeatPublic(Output):
+    seat: int
+    name: str
+    username: str
+    stack: int
+    sitting_out: bool
+
+
+class TablePublic(Output):
+    id: int
+    name: str
+    game: str
+    status: str
+    rules: dict[str, object]
+    seat_count: int
+    buy_in_min: int
+    buy_in_max: int
+    turn_seconds: int
+    private: bool
+    allow_spectators: bool
+    seats: list[SeatPublic]
+    hand_in_progress: bool
+    hands_played: int
+    spectators: int
+    # Only shown to admins and to the creator of a private table.
+    invite_code: str | None = None
+
+
+class SeatCreate(Input):
+    seat: Annotated[StrictInt, Field(ge=0, le=7)] | None = None
+    buy_in: Chips
+    request_key: RequestKey
+    invite_code: Annotated[StrictStr, Field(min_length=1, max_length=32)] | None = None
+
+
+class TopUpCreate(Input):
+    amount: Chips
+    request_key: RequestKey
+
+
+class SeatResult(Output):
+    seat: int | None = None
+    stack: int | None = None
+    left: bool | None = None
+    after_hand: bool | None = None
+    returned: int | None = None
+    sitting_out: bool | None = None
+
+
+class StatusPublic(Output):
+    status: str

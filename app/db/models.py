@@ -212,6 +212,8 @@ class GameTable(Base):
     # What the engine carries between hands (button, exemptions…), as the engine writes it.
     session_state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
+    # The last event version sent to clients: a restarted table carries on from here.
+    version: Mapped[int] = mapped_column(Integer, default=0)
     created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

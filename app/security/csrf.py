@@ -15,6 +15,7 @@ import hmac
 from urllib.parse import urlsplit
 
 from fastapi import Request
+from starlette.requests import HTTPConnection
 
 from app.errors import Forbidden
 from app.security.tokens import new_token, same
@@ -57,7 +58,9 @@ def csrf_token_for(request: Request, session_token: str | None) -> str:
     return wanted
 
 
-def origin_allowed(request: Request, allowed: list[str]) -> bool:
+def origin_allowed(request: HTTPConnection, allowed: list[str]) -> bool:
+    """A missing Origin (not a browser, or a same-origin GET) passes; otherwise it must be
+    this site or one of the allowed origins."""
     origin = request.headers.get("origin")
     if origin is None:
         return True

@@ -97,7 +97,8 @@ class _ServerMessage(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     def frame(self) -> bytes:
-        return orjson.dumps(self.model_dump(exclude_none=True))
+        # Engine payloads key some maps by seat number: JSON writes those keys as strings.
+        return orjson.dumps(self.model_dump(exclude_none=True), option=orjson.OPT_NON_STR_KEYS)
 
 
 class SnapshotOut(_ServerMessage):

@@ -33,6 +33,7 @@ def upgrade() -> None:
         sa.Column("status", sa.String(length=10), nullable=False),
         sa.Column("session_state", sa.JSON(), nullable=False),
         sa.Column("hands_played", sa.Integer(), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("created_by_id", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("closed_at", sa.DateTime(), nullable=True),

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from app.engine.base import Action, EngineError, Event
 from app.engine.bourre import BourreRules, BourreSession
 from app.engine.bourre.state import BourreHand
-from app.engine.bourre.tablelog import _hand_report
+from app.engine.bourre.tablelog import hand_report
 from app.engine.cards import CARD_INDEX, FULL_DECK_MASK, names_in
 from app.engine.log import hand_entry, replay
 
@@ -174,7 +174,7 @@ def _play_session(rules: BourreRules, stacks: list[int], hands: int, seed: int, 
                 "exempt": before[3],
                 "hands": [hand_entry(hand, as_deck=as_deck)],
             }
-            assert replay(doc)["hands"] == [_hand_report(result, names)], number
+            assert replay(doc)["hands"] == [hand_report(result, names)], number
 
 
 @settings(

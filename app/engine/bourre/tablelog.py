@@ -132,7 +132,7 @@ def parse_hand(value: object, path: str) -> LoggedHand:
     )
 
 
-def _hand_report(result: HandResult, names: Sequence[str]) -> dict[str, Any]:
+def hand_report(result: HandResult, names: Sequence[str]) -> dict[str, Any]:
     return {
         "dealer": result.dealer,
         "trump": result.trump,
@@ -189,7 +189,7 @@ def replay(
                 f"$.hands[{h}].reshuffles[{len(hand.reshuffles)}]",
                 "this reshuffle is listed but never needed",
             )
-        reports.append(_hand_report(session.close_hand(), names))
+        reports.append(hand_report(session.close_hand(), names))
     return {
         "hands": reports,
         "stacks": {names[s]: stack for s, stack in enumerate(session.stacks)},

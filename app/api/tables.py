@@ -1,0 +1,240 @@
+"""Tables over REST: the lobby list, creating tables, seats, and the admins' controls.
+
+Everything that changes a live table goes through its actor, so it is ordered with the play.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request
+
+from app.api.deps import AdminCaller, CurrentCaller, DbDep, csrf_protect
+from app.api.schemas import (
+    MAX_ID,
+    SeatCreate,
+    SeatPublic,
+    SeatResult,
+    StatusPublic,
+    TableCreate,
+    TablePublic,
+    TopUpCreate,
+)
+from app.db.models import GameTable, TableStatus, User
+from app.errors import Conflict, NotFound
+from app.security.tokens import same
+from app.services import tables as table_service
+from app.tables.actor import TableActor
+from app.tables.commands import Describe, SetStatus, Sit, SitOut, Stand, TopUp
+from app.tables.manager import TableManager
+
+router = APIRouter(prefix="/api/tables", tags=["tables"], dependencies=[Depends(csrf_protect)])
+
+TableId = Annotated[int, Path(ge=1, le=MAX_ID)]
+
+
+def _manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.tables
+    return manager
+
+
+ManagerDep = Annotated[TableManager, Depends(_manager)]
+
+
+def _may_see(table: GameTable, caller: CurrentCaller, seated: set[int]) -> bool:
+    return (
+        not table.private
+        or caller.is_admin
+        or caller.user.id in seated
+        or (table.created_by_id == caller.user.id)
+    )
+
+
+async def _public(
+    table: GameTable, seats: list[table_service.SeatInfo], live: dict[str, Any], caller: Any
+) -> TablePublic:
+    show_code = caller.is_admin or table.created_by_id == caller.user.id
+    return TablePublic(
+        id=table.id,
+        name=table.name,
+        game=table.game,
+        status="closing" if live.get("closing") else table.status,
+        rules=table.rules,
+        seat_count=table.seat_count,
+        buy_in_min=table.buy_in_min,
+        buy_in_max=table.buy_in_max,
+        turn_seconds=table.turn_seconds,
+        private=table.private,
+        allow_spectators=table.allow_spectators,
+        seats=[
+            SeatPublic(
+                seat=s.seat_no,
+                name=s.display_name,
+                username=s.username,
+                stack=s.stack,
+                sitting_out=s.sitting_out,
+            )
+            for s in seats
+        ],
+        hand_in_progress=bool(live.get("hand_in_progress")),
+        hands_played=table.hands_played,
+        spectators=int(live.get("spectators", 0)),
+        invite_code=table.invite_code if show_code else None,
+    )
+
+
+async def _describe(manager: TableManager, table: GameTable) -> dict[str, Any]:
+    if table.status == TableStatus.CLOSED:
+        return {}
+    actor = await manager.actor(table.id)
+    live: dict[str, Any] = await actor.call(Describe())
+    return live
+
+
+@router.get("")
+async def lobby(caller: CurrentCaller, db: DbDep, manager: ManagerDep) -> list[TablePublic]:
+    """Open and paused tables, with who sits where and whether a hand is being played."""
+    async with db.transaction() as session:
+        tables = await table_service.list_tables(session)
+        seats = {t.id: await table_service.seats_of(session, t.id) for t in tables}
+    out = []
+    for table in tables:
+        seated = {s.user_id for s in seats[table.id]}
+        if _may_see(table, caller, seated):
+            out.append(
+                await _public(table, seats[table.id], await _describe(manager, table), caller)
+            )
+    return out
+
+
+@router.post("", status_code=201)
+async def create_table(
+    body: TableCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+) -> TablePublic:
+    spec = table_service.TableSpec(
+        name=body.name,
+        game=body.game,
+        preset=body.preset,
+        rules=dict(body.rules),
+        seat_count=body.seat_count,
+        buy_in_min=body.buy_in_min,
+        buy_in_max=body.buy_in_max,
+        turn_seconds=body.turn_seconds,
+        private=body.private,
+        allow_spectators=body.allow_spectators,
+    )
+    async with db.transaction() as session:
+        user = await session.get(User, caller.user.id)
+        assert user is not None
+        table = await table_service.create_table(session, user, spec)
+    return await _public(table, [], await _describe(manager, table), caller)
+
+
+async def _visible_table(
+    db: DbDep, table_id: int, caller: CurrentCaller, invite_code: str | None = None
+) -> tuple[GameTable, list[table_service.SeatInfo]]:
+    async with db.transaction() as session:
+        table = await table_service.get_table(session, table_id)
+        seats = await table_service.seats_of(session, table_id)
+    invited = bool(invite_code and table.invite_code and same(invite_code, table.invite_code))
+    if not invited and not _may_see(table, caller, {s.user_id for s in seats}):
+        raise NotFound("table_not_found", f"No table with id {table_id}.")
+    return table, seats
+
+
+@router.get("/{table_id}")
+async def table_details(
+    table_id: TableId,
+    caller: CurrentCaller,
+    db: DbDep,
+    manager: ManagerDep,
+    invite: str | None = None,
+) -> TablePublic:
+    table, seats = await _visible_table(db, table_id, caller, invite)
+    return await _public(table, seats, await _describe(manager, table), caller)
+
+
+async def _live_actor(manager: TableManager, table: GameTable) -> TableActor:
+    if table.status == TableStatus.CLOSED:
+        raise Conflict("table_closed", "This table is closed.")
+    return await manager.actor(table.id)
+
+
+@router.post("/{table_id}/seat")
+async def take_seat(
+    table_id: TableId, body: SeatCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+) -> SeatResult:
+    """Sit down with a buy-in from your balance (the next free seat unless you pick one)."""
+    table, _ = await _visible_table(db, table_id, caller, body.invite_code)
+    actor = await _live_actor(manager, table)
+    result = await actor.call(Sit(caller.user.id, body.seat, body.buy_in, body.request_key))
+    return SeatResult(**result)
+
+
+@router.post("/{table_id}/top-up")
+async def top_up(
+    table_id: TableId, body: TopUpCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+) -> SeatResult:
+    table, _ = await _visible_table(db, table_id, caller)
+    actor = await _live_actor(manager, table)
+    return SeatResult(**await actor.call(TopUp(caller.user.id, body.amount, body.request_key)))
+
+
+@router.post("/{table_id}/sit-out")
+async def sit_out(
+    table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+) -> SeatResult:
+    table, _ = await _visible_table(db, table_id, caller)
+    actor = await _live_actor(manager, table)
+    return SeatResult(**await actor.call(SitOut(caller.user.id, away=True)))
+
+
+@router.post("/{table_id}/sit-in")
+async def sit_in(
+    table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+) -> SeatResult:
+    table, _ = await _visible_table(db, table_id, caller)
+    actor = await _live_actor(manager, table)
+    return SeatResult(**await actor.call(SitOut(caller.user.id, away=False)))
+
+
+@router.post("/{table_id}/stand")
+async def stand(
+    table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+) -> SeatResult:
+    """Leave the table: the stack goes back to your balance now, or when your hand is over."""
+    table, _ = await _visible_table(db, table_id, caller)
+    actor = await _live_actor(manager, table)
+    return SeatResult(**await actor.call(Stand(caller.user.id)))
+
+
+async def _set_status(
+    table_id: int, status: TableStatus, caller: AdminCaller, db: DbDep, manager: ManagerDep
+) -> StatusPublic:
+    table, _ = await _visible_table(db, table_id, caller)
+    actor = await _live_actor(manager, table)
+    return StatusPublic(**await actor.call(SetStatus(status)))
+
+
+@router.post("/{table_id}/pause")
+async def pause(
+    table_id: TableId, caller: AdminCaller, db: DbDep, manager: ManagerDep
+) -> StatusPublic:
+    """No new hand starts; the current one is played out."""
+    return await _set_status(table_id, TableStatus.PAUSED, caller, db, manager)
+
+
+@router.post("/{table_id}/resume")
+async def resume(
+    table_id: TableId, caller: AdminCaller, db: DbDep, manager: ManagerDep
+) -> StatusPublic:
+    return await _set_status(table_id, TableStatus.OPEN, caller, db, manager)
+
+
+@router.post("/{table_id}/close")
+async def close(
+    table_id: TableId, caller: AdminCaller, db: DbDep, manager: ManagerDep
+) -> StatusPublic:
+    """Close after the current hand: every stack goes back to its owner, and a pot left on
+    the table to those who paid into it, in proportion."""
+    return await _set_status(table_id, TableStatus.CLOSED, caller, db, manager)

@@ -1,0 +1,176 @@
+"""Hands as the runtime stores them: started, each accepted action written ahead, settled.
+
+Write-ahead: the runtime stores an action (with the table version it produced) and commits
+before anyone hears of it, so a server killed at any moment restarts into the same hand by
+replaying the stored actions from the stored seed. Settlement is one transaction: the
+hand's history entry and result, the chip movements between stacks and pot, and what the
+engine carries to the next hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import ChatMessage, GameTable, Hand, HandAction, User
+from app.db.types import utcnow
+from app.services import ledger
+from app.services.tables import pot_key, seat_key
+
+
+async def begin_hand(
+    session: AsyncSession,
+    *,
+    table_id: int,
+    number: int,
+    seed_hex: str,
+    commitment: str,
+    header: dict[str, Any],
+    players: dict[str, Any],
+    version: int,
+) -> Hand:
+    hand = Hand(
+        table_id=table_id,
+        number=number,
+        seed=seed_hex,
+        commitment=commitment,
+        header=header,
+        players=players,
+        running=True,
+    )
+    session.add(hand)
+    await _set_version(session, table_id, version)
+    await session.flush()
+    return hand
+
+
+async def record_action(
+    session: AsyncSession,
+    *,
+    table_id: int,
+    hand_id: int,
+    seq: int,
+    action: dict[str, Any],
+    client_id: str | None,
+    user_id: int | None,
+    version: int,
+) -> None:
+    session.add(
+        HandAction(
+            hand_id=hand_id,
+            seq=seq,
+            seat=int(action["seat"]),
+            action=action,
+            client_id=client_id,
+            user_id=user_id,
+            table_version=version,
+        )
+    )
+    await _set_version(session, table_id, version)
+    await session.flush()
+
+
+async def _set_version(session: AsyncSession, table_id: int, version: int) -> None:
+    await session.execute(update(GameTable).where(GameTable.id == table_id).values(version=version))
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    table_id: int
+    hand_id: int
+    # Seat number → member, stack before the hand and after it.
+    players: Mapping[int, int]
+    stacks_before: Sequence[int]
+    stacks_after: Sequence[int]
+    pot_before: int
+    pot_after: int
+    entry: dict[str, Any]
+    result: dict[str, Any]
+    next_state: dict[str, Any]
+    version: int
+
+
+def _movements(s: Settlement) -> list[ledger.Movement]:
+    """Each stack's change, through the table's pot: losers pay the pot, the pot pays
+    winners. The changes sum to zero with the pot's, so the pot ends where the hand left it."""
+    pot = pot_key(s.table_id)
+    moves: list[ledger.Movement] = []
+    for seat, user_id in sorted(s.players.items()):
+        delta = s.stacks_after[seat] - s.stacks_before[seat]
+        key = seat_key(s.table_id, user_id)
+        if delta < 0:
+            moves.append(ledger.Movement(key, pot, -delta))
+    for seat, user_id in sorted(s.players.items()):
+        delta = s.stacks_after[seat] - s.stacks_before[seat]
+        if delta > 0:
+            moves.append(ledger.Movement(pot, seat_key(s.table_id, user_id), delta))
+    return moves
+
+
+async def settle_hand(session: AsyncSession, s: Settlement) -> None:
+    """Commit the end of a hand (the caller's transaction makes it one unit)."""
+    paid_in = sum(b - a for b, a in zip(s.stacks_before, s.stacks_after, strict=True))
+    if paid_in != s.pot_after - s.pot_before:
+        raise AssertionError("a settlement must conserve chips")  # the engine guarantees it
+    moves = _movements(s)
+    if moves:
+        await ledger.post(
+            session,
+            idempotency_key=f"hand:{s.hand_id}:settle",
+            kind="settlement",
+            reason=f"Hand {s.result.get('number', s.hand_id)} at table {s.table_id}",
+            actor_id=None,
+            movements=moves,
+        )
+    await session.execute(
+        update(Hand)
+        .where(Hand.id == s.hand_id)
+        .values(entry=s.entry, result=s.result, running=False, ended_at=utcnow())
+    )
+    await session.execute(
+        update(GameTable)
+        .where(GameTable.id == s.table_id)
+        .values(
+            session_state=s.next_state,
+            hands_played=GameTable.hands_played + 1,
+            version=s.version,
+        )
+    )
+
+
+async def running_hand(session: AsyncSession, table_id: int) -> Hand | None:
+    found: Hand | None = await session.scalar(
+        select(Hand).where(Hand.table_id == table_id, Hand.running.is_(True))
+    )
+    return found
+
+
+async def actions_of(session: AsyncSession, hand_id: int) -> list[HandAction]:
+    query = select(HandAction).where(HandAction.hand_id == hand_id).order_by(HandAction.seq)
+    return list((await session.scalars(query)).all())
+
+
+async def add_chat(session: AsyncSession, table_id: int, user: User, text: str) -> ChatMessage:
+    message = ChatMessage(table_id=table_id, user_id=user.id, text=text)
+    session.add(message)
+    await session.flush()
+    return message
+
+
+async def recent_chat(
+    session: AsyncSession, table_id: int, limit: int = 50
+) -> list[tuple[ChatMessage, str]]:
+    rows = (
+        await session.execute(
+            select(ChatMessage, User.display_name)
+            .join(User, User.id == ChatMessage.user_id)
+            .where(ChatMessage.table_id == table_id)
+            .order_by(ChatMessage.id.desc())
+            .limit(limit)
+        )
+    ).all()
+    return [(m, name) for m, name in reversed(rows)]

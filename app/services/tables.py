@@ -1,0 +1,334 @@
+"""Tables and seats: creating tables, taking a seat with a buy-in, topping up, standing up.
+
+Chips never move here except through the ledger: a buy-in moves chips from the member's
+balance to their stack at the table (`seat:<table>:<user>`), standing up moves the whole
+stack back. The table runtime decides *when* these may happen (not while the player's hand
+is running); these functions check everything else, in one transaction each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import (
+    Account,
+    AccountKind,
+    Club,
+    GameTable,
+    MemberStatus,
+    Role,
+    TableSeat,
+    TableStatus,
+    User,
+)
+from app.db.types import utcnow
+from app.engine.base import EngineError
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.security.text import has_control_chars
+from app.security.tokens import new_token
+from app.services import ledger
+from app.tables.games import driver
+
+
+def seat_key(table_id: int, user_id: int) -> str:
+    return f"seat:{table_id}:{user_id}"
+
+
+def pot_key(table_id: int) -> str:
+    return f"pot:{table_id}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSpec:
+    name: str
+    game: str
+    rules: dict[str, Any]
+    seat_count: int
+    preset: str | None = None
+    buy_in_min: int
+    buy_in_max: int
+    turn_seconds: int | None = None
+    private: bool = False
+    allow_spectators: bool = True
+
+
+def _check_spec(spec: TableSpec) -> dict[str, Any]:
+    """Validate a table's settings; returns the rules as the engine normalises them."""
+    if not spec.name.strip() or len(spec.name) > 60 or has_control_chars(spec.name):
+        raise InvalidInput("invalid_name", "A table's name has 1 to 60 characters of plain text.")
+    try:
+        game = driver(spec.game)
+    except EngineError as error:
+        raise InvalidInput(error.code, error.message) from None
+    try:
+        rules = game.resolve_rules(spec.preset, spec.rules)
+    except EngineError as error:
+        field = getattr(error, "field", None)
+        raise InvalidInput("invalid_rules", error.message, rule=field, reason=error.code) from None
+    if not game.min_seats <= spec.seat_count <= game.max_seats:
+        raise InvalidInput(
+            "invalid_seat_count",
+            f"A {spec.game} table has {game.min_seats} to {game.max_seats} seats.",
+        )
+    if not 1 <= spec.buy_in_min <= spec.buy_in_max <= ledger.MAX_AMOUNT:
+        raise InvalidInput("invalid_buy_in", "The buy-in range must satisfy 1 ≤ minimum ≤ maximum.")
+    if spec.turn_seconds is not None and not 5 <= spec.turn_seconds <= 600:
+        raise InvalidInput("invalid_turn_seconds", "The turn timer must be 5 to 600 seconds.")
+    return game.rules_dict(rules)
+
+
+async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> GameTable:
+    club = await session.get(Club, 1)
+    if club is None:
+        raise NotFound("club_not_set_up", "This installation has no club yet.")
+    if actor.role == Role.MEMBER and not club.members_may_create_tables:
+        raise Forbidden("admin_only", "Only the club's admins can open tables.")
+    rules = _check_spec(spec)
+    table = GameTable(
+        name=spec.name.strip(),
+        game=spec.game,
+        rules=rules,
+        seat_count=spec.seat_count,
+        buy_in_min=spec.buy_in_min,
+        buy_in_max=spec.buy_in_max,
+        turn_seconds=spec.turn_seconds or club.default_turn_seconds,
+        private=spec.private,
+        invite_code=new_token(12) if spec.private else None,
+        allow_spectators=spec.allow_spectators,
+        status=TableStatus.OPEN,
+        session_state={},
+        created_by_id=actor.id,
+    )
+    session.add(table)
+    await session.flush()
+    await ledger.open_account(session, pot_key(table.id), AccountKind.POT)
+    return table
+
+
+async def get_table(session: AsyncSession, table_id: int) -> GameTable:
+    table = await session.get(GameTable, table_id)
+    if table is None:
+        raise NotFound("table_not_found", f"No table with id {table_id}.")
+    return table
+
+
+async def list_tables(session: AsyncSession) -> list[GameTable]:
+    """Every table that is not closed, newest first."""
+    query = (
+        select(GameTable)
+        .where(GameTable.status != TableStatus.CLOSED)
+        .order_by(GameTable.id.desc())
+    )
+    return list((await session.scalars(query)).all())
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat_no: int
+    user_id: int
+    username: str
+    display_name: str
+    stack: int
+    sitting_out: bool
+    leaving: bool
+    timed_out_hands: int
+
+
+async def seats_of(session: AsyncSession, table_id: int) -> list[SeatInfo]:
+    """Who sits where, with their stacks (from the ledger)."""
+    rows = (
+        await session.execute(
+            select(TableSeat, User)
+            .join(User, User.id == TableSeat.user_id)
+            .where(TableSeat.table_id == table_id)
+            .order_by(TableSeat.seat_no)
+        )
+    ).all()
+    keys = [seat_key(table_id, user.id) for _, user in rows]
+    balances = {
+        key: balance
+        for key, balance in (
+            await session.execute(select(Account.key, Account.balance).where(Account.key.in_(keys)))
+        ).all()
+    }
+    return [
+        SeatInfo(
+            seat.seat_no,
+            user.id,
+            user.username,
+            user.display_name,
+            int(balances.get(seat_key(table_id, user.id), 0)),
+            seat.sitting_out,
+            seat.leaving,
+            seat.timed_out_hands,
+        )
+        for seat, user in rows
+    ]
+
+
+async def take_seat(
+    session: AsyncSession,
+    table: GameTable,
+    user: User,
+    seat_no: int | None,
+    buy_in: int,
+    request_key: str,
+) -> TableSeat:
+    """Sit `user` down with `buy_in` chips from their balance (next free seat if None)."""
+    if table.status == TableStatus.CLOSED:
+        raise Conflict("table_closed", "This table is closed.")
+    if user.status != MemberStatus.ACTIVE:
+        raise Forbidden("account_inactive", "Only active members can sit down.")
+    taken = {
+        s.seat_no: s.user_id
+        for s in (
+            await session.scalars(select(TableSeat).where(TableSeat.table_id == table.id))
+        ).all()
+    }
+    if user.id in taken.values():
+        raise Conflict("already_seated", "You already have a seat at this table.")
+    if seat_no is None:
+        free = [n for n in range(table.seat_count) if n not in taken]
+        if not free:
+            raise Conflict("table_full", "Every seat at this table is taken.")
+        seat_no = free[0]
+    if not 0 <= seat_no < table.seat_count:
+        raise InvalidInput("invalid_seat", f"Seats are numbered 0 to {table.seat_count - 1}.")
+    if seat_no in taken:
+        raise Conflict("seat_taken", f"Seat {seat_no} is taken.")
+    _check_buy_in(table, 0, buy_in)
+    await ledger.open_account(session, seat_key(table.id, user.id), AccountKind.SEAT, user.id)
+    await ledger.post(
+        session,
+        idempotency_key=f"sit:{table.id}:{user.id}:{request_key}",
+        kind="buy_in",
+        reason=f"Buy-in at table {table.id}",
+        actor_id=user.id,
+        movements=[
+            ledger.Movement(ledger.member_account_key(user.id), seat_key(table.id, user.id), buy_in)
+        ],
+    )
+    seat = TableSeat(table_id=table.id, seat_no=seat_no, user_id=user.id)
+    session.add(seat)
+    await session.flush()
+    return seat
+
+
+def _check_buy_in(table: GameTable, stack: int, amount: int) -> None:
+    if stack + amount < table.buy_in_min or stack + amount > table.buy_in_max:
+        raise InvalidInput(
+            "buy_in_out_of_range",
+            f"Your stack at this table must be between {table.buy_in_min} and "
+            f"{table.buy_in_max} chips.",
+            min=table.buy_in_min,
+            max=table.buy_in_max,
+        )
+
+
+async def seat_of(session: AsyncSession, table_id: int, user_id: int) -> TableSeat:
+    seat = await session.scalar(
+        select(TableSeat).where(TableSeat.table_id == table_id, TableSeat.user_id == user_id)
+    )
+    if seat is None:
+        raise NotFound("not_seated", "You do not have a seat at this table.")
+    return seat
+
+
+async def top_up(
+    session: AsyncSession, table: GameTable, user: User, amount: int, request_key: str
+) -> int:
+    """Add chips from the member's balance to their stack; returns the new stack."""
+    await seat_of(session, table.id, user.id)
+    key = seat_key(table.id, user.id)
+    stack = await ledger.balance_of(session, key)
+    if amount <= 0:
+        raise InvalidInput("amount_not_positive", "Amounts must be whole positive numbers.")
+    _check_buy_in(table, stack, amount)
+    await ledger.post(
+        session,
+        idempotency_key=f"topup:{table.id}:{user.id}:{request_key}",
+        kind="top_up",
+        reason=f"Top-up at table {table.id}",
+        actor_id=user.id,
+        movements=[ledger.Movement(ledger.member_account_key(user.id), key, amount)],
+    )
+    return stack + amount
+
+
+async def stand_up(session: AsyncSession, table: GameTable, user_id: int, hand_key: str) -> int:
+    """Free the seat and return the whole stack to the balance; returns the chips moved."""
+    seat = await seat_of(session, table.id, user_id)
+    key = seat_key(table.id, user_id)
+    stack = await ledger.balance_of(session, key)
+    if stack:
+        await ledger.post(
+            session,
+            idempotency_key=f"stand:{table.id}:{user_id}:{hand_key}",
+            kind="cash_out",
+            reason=f"Left table {table.id}",
+            actor_id=user_id,
+            movements=[ledger.Movement(key, ledger.member_account_key(user_id), stack)],
+        )
+    await session.delete(seat)
+    await session.flush()
+    return stack
+
+
+async def set_status(session: AsyncSession, table: GameTable, status: TableStatus) -> None:
+    table.status = status
+    if status == TableStatus.CLOSED:
+        table.closed_at = utcnow()
+    await session.flush()
+
+
+async def return_pot(session: AsyncSession, table: GameTable) -> dict[int, int]:
+    """Give back what is left in a closing table's pot.
+
+    Decision (a pot left on a closed Bourré table, live-tables rules): it goes back to
+    those who paid it, in proportion to what each put into this table's pot and did not
+    take out again (antes and bourré payments minus winnings), rounded by largest
+    remainder. Returns member id → chips given back, paid straight to their balances (some
+    payers may have left the table already).
+    """
+    pot = pot_key(table.id)
+    remaining = await ledger.balance_of(session, pot)
+    if remaining <= 0:
+        return {}
+    prefix = f"seat:{table.id}:"
+    net: dict[str, int] = {}
+    for row in await ledger.entries(session, ledger.EntryFilter(account_key=pot), limit=None):
+        if row.to_account == pot and row.from_account.startswith(prefix):
+            net[row.from_account] = net.get(row.from_account, 0) + row.amount
+        elif row.from_account == pot and row.to_account.startswith(prefix):
+            net[row.to_account] = net.get(row.to_account, 0) - row.amount
+    payers = {key: amount for key, amount in net.items() if amount > 0}
+    total = sum(payers.values())
+    if total == 0:
+        return {}
+    shares = {key: remaining * amount // total for key, amount in payers.items()}
+    leftover = remaining - sum(shares.values())
+    by_remainder = sorted(payers, key=lambda k: (-(remaining * payers[k] % total), k))
+    for key in by_remainder[:leftover]:
+        shares[key] += 1
+
+    def member_of(key: str) -> int:
+        return int(key.rsplit(":", 1)[1])
+
+    movements = [
+        ledger.Movement(pot, ledger.member_account_key(member_of(key)), n)
+        for key, n in sorted(shares.items())
+        if n
+    ]
+    await ledger.post(
+        session,
+        idempotency_key=f"close:{table.id}:pot",
+        kind="pot_return",
+        reason=f"Pot returned at the close of table {table.id}",
+        actor_id=None,
+        movements=movements,
+    )
+    return {member_of(key): n for key, n in shares.items() if n}

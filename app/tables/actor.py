@@ -1,0 +1,810 @@
+"""One actor per live table: an asyncio task that owns the table and handles its commands
+one at a time (DESIGN.md, "Table runtime").
+
+The actor deals hands, applies actions through the engine, runs the turn timer, seats and
+unseats players, and sends every connection only what its viewer may see. Persistence is
+write-ahead: an accepted action is committed to the database before any client hears of
+it, and a hand's end (history, settlement, chips) is one transaction. On start the actor
+rebuilds a hand left running by a previous process from its seed and stored actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from app.db.models import GameTable, TableSeat, TableStatus, User
+from app.db.session import Database
+from app.engine.base import Action, EngineError, Event
+from app.engine.rng import commitment, new_seed, seed_from_hex, seed_to_hex
+from app.errors import Conflict, InvalidInput, NotFound, SalonError
+from app.services import hands as hand_store
+from app.services import ledger
+from app.services import tables as table_service
+from app.tables.clock import Clock
+from app.tables.commands import (
+    Act,
+    Chat,
+    Command,
+    Connection,
+    Describe,
+    Join,
+    Leave,
+    Resync,
+    SetStatus,
+    Sit,
+    SitOut,
+    Stand,
+    Stop,
+    TopUp,
+)
+from app.tables.events import EventLog, LoggedEvent
+from app.tables.games import GameDriver, LiveHand, driver
+from app.ws.protocol import ChatOut, ErrorOut, EventOut, SnapshotOut
+
+log = logging.getLogger(__name__)
+
+# Hands in a row the timer may play for someone before they are sat out.
+TIMEOUTS_BEFORE_SIT_OUT = 2
+# Client action ids remembered per table, so a resent action applies once.
+REMEMBERED_CLIENT_IDS = 2048
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeSettings:
+    next_hand_seconds: float = 4.0
+
+
+class ActionRefused(SalonError):
+    """An action the engine or the table refused; nothing changed."""
+
+    status_code = 409
+
+
+class ActorGone(SalonError):
+    status_code = 503
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__("table_unavailable", "This table is restarting; try again shortly.")
+        self.table_id = table_id
+
+
+@dataclass
+class _Hand:
+    """The hand being played, with what the runtime keeps around the engine."""
+
+    row_id: int
+    number: int
+    seed: bytes
+    live: LiveHand
+    players: dict[int, int]  # seat → member id, as dealt
+    stacks_before: list[int]
+    pot_before: int
+    seq: int = 0
+    timed_out: set[int] | None = None
+
+
+class TableActor:
+    def __init__(
+        self, table_id: int, db: Database, clock: Clock, settings: RuntimeSettings
+    ) -> None:
+        self.table_id = table_id
+        self.db = db
+        self.clock = clock
+        self.settings = settings
+        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.connections: set[Connection] = set()
+        self.task: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+        self.load_error: Exception | None = None
+        self.table: GameTable | None = None
+        self.driver: GameDriver | None = None
+        self.rules: Any = None
+        self.seats: dict[int, table_service.SeatInfo] = {}
+        self.pot = 0
+        self.hand: _Hand | None = None
+        self.events = EventLog()
+        # The version of the last change to the game itself (not chat): actions taken on
+        # an older view are stale.
+        self.game_version = 0
+        self.turn_deadline: float | None = None
+        self.next_hand_at: float | None = None
+        self.closing = False
+        self.last_result: dict[str, Any] | None = None
+        self.client_ids: OrderedDict[tuple[int, str], int] = OrderedDict()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
+
+    async def call(self, command: Command) -> Any:
+        """Queue a command and wait for its answer (or for the actor to have died)."""
+        if self.task is None or self.task.done():
+            raise ActorGone(self.table_id)
+        await self.queue.put(command)
+        await asyncio.wait({command.reply, self.task}, return_when=asyncio.FIRST_COMPLETED)
+        if not command.reply.done():
+            raise ActorGone(self.table_id)
+        return command.reply.result()
+
+    async def stop(self) -> None:
+        if self.task is None or self.task.done():
+            return
+        with contextlib.suppress(asyncio.CancelledError, RuntimeError):
+            await self.call(Stop())
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+
+    async def _run(self) -> None:
+        try:
+            await self._load()
+        except Exception as error:
+            self.load_error = error
+            self.ready.set()
+            raise
+        self.ready.set()
+        getter: asyncio.Task[Command] | None = None
+        while True:
+            if getter is None:
+                getter = asyncio.create_task(self.queue.get())
+            deadline = self._next_deadline()
+            sleeper = (
+                asyncio.create_task(self.clock.sleep_until(deadline))
+                if deadline is not None
+                else None
+            )
+            waiting: set[asyncio.Task[Any]] = {getter} | ({sleeper} if sleeper else set())
+            done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if sleeper is not None and sleeper not in done:
+                sleeper.cancel()
+            if getter in done:
+                command = getter.result()
+                getter = None
+                if isinstance(command, Stop):
+                    self._reply(command, None)
+                    return
+                await self._handle(command)
+            else:
+                try:
+                    await self._on_timer()
+                except Exception:  # a failed timer step must not stop the table
+                    log.exception("table %s: timer step failed", self.table_id)
+            self._flush_closed()
+
+    def _next_deadline(self) -> float | None:
+        candidates = [d for d in (self.turn_deadline, self.next_hand_at) if d is not None]
+        return min(candidates) if candidates else None
+
+    async def _load(self) -> None:
+        async with self.db.transaction() as session:
+            table = await table_service.get_table(session, self.table_id)
+            self.table = table
+            self.driver = driver(table.game)
+            self.rules = self.driver.parse_rules(table.rules)
+            await self._reload_seats(session)
+            self.pot = await ledger.balance_of(session, table_service.pot_key(self.table_id))
+            running = await hand_store.running_hand(session, self.table_id)
+            stored = await hand_store.actions_of(session, running.id) if running else []
+        self.events = EventLog(start_version=table.version)
+        self.game_version = table.version
+        if running is not None:
+            await self._restore(running, stored)
+        self._schedule_next_hand()
+
+    async def _reload_seats(self, session: Any) -> None:
+        self.seats = {s.seat_no: s for s in await table_service.seats_of(session, self.table_id)}
+
+    async def _restore(self, running: Any, stored: list[Any]) -> None:
+        """Rebuild the hand a previous process was playing, action by action."""
+        assert self.driver is not None
+        seed = seed_from_hex(running.seed)
+        header = running.header
+        stacks = [int(s["stack"]) for s in header["seats"]]
+        live = self.driver.deal(
+            self.rules,
+            stacks,
+            int(header.get("pot", 0)),
+            running.players.get("state", {}),
+            seed,
+            running.players.get("sitting_out", []),
+        )
+        for row in stored:
+            live.game.apply(_action_from_log(row.action))
+            if row.client_id and row.user_id is not None:
+                self._remember(row.user_id, row.client_id, row.table_version)
+        self.hand = _Hand(
+            row_id=running.id,
+            number=running.number,
+            seed=seed,
+            live=live,
+            players={int(k): int(v) for k, v in running.players["users"].items()},
+            stacks_before=stacks,
+            pot_before=int(header.get("pot", 0)),
+            seq=len(stored),
+            timed_out=set(),
+        )
+        self._restart_turn_timer()
+        if live.game.is_over:  # killed between the last action and the settlement
+            await self._finish_hand()
+
+    # ------------------------------------------------------------------ dispatch
+
+    def _reply(self, command: Command, value: Any) -> None:
+        if not command.reply.done():
+            command.reply.set_result(value)
+
+    def _fail(self, command: Command, error: Exception) -> None:
+        if not command.reply.done():
+            command.reply.set_exception(error)
+
+    async def _handle(self, command: Command) -> None:
+        try:
+            result = await self._dispatch(command)
+        except SalonError as error:
+            self._fail(command, error)
+        except Exception as error:  # never let one command kill the table
+            log.exception("table %s: command %r failed", self.table_id, command)
+            self._fail(command, error)
+        else:
+            self._reply(command, result)
+
+    async def _dispatch(self, command: Command) -> Any:
+        match command:
+            case Join():
+                return self._join(command.connection, command.version)
+            case Leave():
+                self.connections.discard(command.connection)
+                return None
+            case Act():
+                return await self._act(command.connection, command)
+            case Chat():
+                return await self._chat(command.connection, command.text)
+            case Resync():
+                self._catch_up(command.connection, command.version)
+                return None
+            case Sit():
+                return await self._sit(command)
+            case TopUp():
+                return await self._top_up(command)
+            case SitOut():
+                return await self._sit_out(command.user_id, command.away)
+            case Stand():
+                return await self._stand(command.user_id)
+            case SetStatus():
+                return await self._set_status(command.status)
+            case Describe():
+                return self.describe()
+        raise AssertionError(f"unknown command {command!r}")
+
+    # ------------------------------------------------------------------ viewers
+
+    def seat_of_user(self, user_id: int) -> int | None:
+        for seat_no, seat in self.seats.items():
+            if seat.user_id == user_id:
+                return seat_no
+        return None
+
+    def _join(self, connection: Connection, version: int | None) -> None:
+        assert self.table is not None
+        if self.seat_of_user(connection.user_id) is None and not self.table.allow_spectators:
+            raise ActionRefused("no_spectators", "This table does not allow spectators.")
+        self.connections.add(connection)
+        if version is not None:
+            self._catch_up(connection, version)
+        else:
+            connection.send(self._snapshot(connection))
+
+    def _catch_up(self, connection: Connection, version: int) -> None:
+        seat = self.seat_of_user(connection.user_id)
+        missed = self.events.since(version, seat)
+        for event in missed or []:
+            connection.send(_event_frame(event))
+        connection.send(self._snapshot(connection))
+
+    def _snapshot(self, connection: Connection) -> bytes:
+        seat = self.seat_of_user(connection.user_id)
+        return SnapshotOut(version=self.events.version, view=self.view(seat)).frame()
+
+    def _flush_closed(self) -> None:
+        self.connections = {c for c in self.connections if not c.closed}
+
+    def _broadcast(self, logged: list[LoggedEvent]) -> None:
+        for connection in list(self.connections):
+            seat = self.seat_of_user(connection.user_id)
+            for event in logged:
+                if event.visible_to(seat):
+                    connection.send(_event_frame(event))
+            connection.send(self._snapshot(connection))
+
+    def _publish(self, events: list[Event]) -> list[LoggedEvent]:
+        logged = [
+            self.events.append(
+                e.kind,
+                {"seat": e.seat, **dict(e.data)} if e.seat is not None else dict(e.data),
+                None if e.to is None else frozenset({e.to}),
+            )
+            for e in events
+        ]
+        return logged
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What one viewer sees of the table: public seat information, the hand as the
+        engine shows it to that seat, the timer, the last result."""
+        assert self.table is not None
+        table = self.table
+        now = self.clock.now()
+        connected = {c.user_id for c in self.connections}
+        hand_view: dict[str, Any] | None = None
+        if self.hand is not None:
+            hand_view = {
+                "number": self.hand.number,
+                "commitment": commitment(self.hand.seed),
+                **self.hand.live.game.view(seat),
+            }
+        return {
+            "table": {
+                "id": table.id,
+                "name": table.name,
+                "game": table.game,
+                "status": "closing" if self.closing else table.status,
+                "rules": table.rules,
+                "seat_count": table.seat_count,
+                "buy_in_min": table.buy_in_min,
+                "buy_in_max": table.buy_in_max,
+                "turn_seconds": table.turn_seconds,
+            },
+            "seats": [
+                {
+                    "seat": s.seat_no,
+                    "name": s.display_name,
+                    "username": s.username,
+                    "stack": s.stack,
+                    "sitting_out": s.sitting_out,
+                    "leaving": s.leaving,
+                    "connected": s.user_id in connected,
+                }
+                for s in sorted(self.seats.values(), key=lambda s: s.seat_no)
+            ],
+            "you": {"seat": seat},
+            "pot": self.pot,
+            "hand": hand_view,
+            "turn_ends_in": (
+                round(max(0.0, self.turn_deadline - now), 1) if self.turn_deadline else None
+            ),
+            "next_hand_in": (
+                round(max(0.0, self.next_hand_at - now), 1) if self.next_hand_at else None
+            ),
+            "last_result": self.last_result,
+        }
+
+    def describe(self) -> dict[str, Any]:
+        seated = {c.user_id for c in self.connections} & {s.user_id for s in self.seats.values()}
+        return {
+            "hand_in_progress": self.hand is not None,
+            "hand_number": self.hand.number if self.hand else None,
+            "spectators": len({c.user_id for c in self.connections} - seated),
+            "closing": self.closing,
+        }
+
+    # ------------------------------------------------------------------ play
+
+    def _remember(self, user_id: int, client_id: str, version: int) -> None:
+        self.client_ids[(user_id, client_id)] = version
+        while len(self.client_ids) > REMEMBERED_CLIENT_IDS:
+            self.client_ids.popitem(last=False)
+
+    async def _act(self, connection: Connection, command: Act) -> dict[str, Any]:
+        message = command.message
+        key = (connection.user_id, message.id)
+        if key in self.client_ids:
+            return {"duplicate": True, "version": self.client_ids[key]}
+        seat = self.seat_of_user(connection.user_id)
+        if seat is None:
+            raise ActionRefused("not_seated", "You are watching: take a seat to play.")
+        if self.hand is None:
+            raise ActionRefused("no_hand", "No hand is being played at the moment.")
+        if message.version is not None and message.version < self.game_version:
+            raise ActionRefused(
+                "stale_version",
+                "The table moved on since your last update: look again and retry.",
+                version=self.events.version,
+            )
+        action = Action(
+            seat,
+            message.action,
+            card=message.card,
+            cards=tuple(message.cards) if message.cards is not None else None,
+            amount=message.amount,
+        )
+        version = await self._apply(action, connection.user_id, message.id)
+        return {"version": version}
+
+    async def _apply(self, action: Action, user_id: int | None, client_id: str | None) -> int:
+        """Verify and apply one action, store it, then tell everyone."""
+        hand = self.hand
+        assert hand is not None
+        try:
+            events = hand.live.game.apply(action)
+        except EngineError as error:
+            raise ActionRefused(error.code, error.message, **error.details) from None
+        version = self.events.version + len(events)
+        try:
+            async with self.db.transaction() as session:
+                await hand_store.record_action(
+                    session,
+                    table_id=self.table_id,
+                    hand_id=hand.row_id,
+                    seq=hand.seq + 1,
+                    action=action.to_dict(),
+                    client_id=client_id,
+                    user_id=user_id,
+                    version=version,
+                )
+        except Exception:
+            # The engine moved but the database did not: go back to what is stored.
+            log.exception("table %s: could not store an action; reloading", self.table_id)
+            self.hand = None
+            self.turn_deadline = None
+            await self._load()
+            raise ActionRefused(
+                "storage_unavailable", "The action could not be saved; please try again."
+            ) from None
+        hand.seq += 1
+        if client_id is not None and user_id is not None:
+            self._remember(user_id, client_id, version)
+        self.game_version = version
+        self._broadcast(self._publish(events))
+        if hand.live.game.is_over:
+            await self._finish_hand()
+        else:
+            self._restart_turn_timer()
+        return version
+
+    def _restart_turn_timer(self) -> None:
+        assert self.table is not None
+        if self.hand is None or self.hand.live.game.is_over:
+            self.turn_deadline = None
+            return
+        self.turn_deadline = self.clock.now() + self.table.turn_seconds
+
+    async def _on_timer(self) -> None:
+        now = self.clock.now()
+        if self.turn_deadline is not None and now >= self.turn_deadline and self.hand:
+            hand = self.hand
+            for seat in hand.live.game.to_act():
+                if self.hand is not hand or hand.live.game.is_over:
+                    break
+                assert hand.timed_out is not None
+                hand.timed_out.add(seat)
+                await self._apply(hand.live.timeout_action(seat), None, None)
+        if self.next_hand_at is not None and now >= self.next_hand_at:
+            self.next_hand_at = None
+            await self._start_hand()
+
+    # ------------------------------------------------------------------ hands
+
+    def _eligible(self) -> list[int]:
+        return [
+            n for n, s in self.seats.items() if s.stack > 0 and not s.sitting_out and not s.leaving
+        ]
+
+    def _schedule_next_hand(self) -> None:
+        assert self.table is not None
+        if (
+            self.hand is None
+            and self.next_hand_at is None
+            and not self.closing
+            and self.table.status == TableStatus.OPEN
+            and len(self._eligible()) >= 2
+        ):
+            self.next_hand_at = self.clock.now() + self.settings.next_hand_seconds
+
+    async def _start_hand(self) -> None:
+        assert self.table is not None and self.driver is not None
+        if self.hand is not None or self.table.status != TableStatus.OPEN or self.closing:
+            return
+        table = self.table
+        stacks = [self.seats[n].stack if n in self.seats else 0 for n in range(table.seat_count)]
+        away = sorted(n for n, s in self.seats.items() if s.sitting_out or s.leaving)
+        seed = new_seed()
+        try:
+            live = self.driver.deal(self.rules, stacks, self.pot, table.session_state, seed, away)
+        except EngineError as error:
+            log.info("table %s: no hand dealt: %s", self.table_id, error.message)
+            return
+        names = self._names()
+        header = {
+            "format": "salon.table-log/1",
+            "game": table.game,
+            "rules": table.rules,
+            "seats": [{"name": names[n], "stack": stacks[n]} for n in range(table.seat_count)],
+            "pot": self.pot,
+            **self.driver.header(table.session_state),
+        }
+        players = {n: s.user_id for n, s in self.seats.items()}
+        number = table.hands_played + 1
+        opening = [
+            Event(
+                "hand_started",
+                None,
+                {"number": number, "commitment": commitment(seed), "dealer": live.dealer},
+            ),
+            *live.start_events,
+        ]
+        version = self.events.version + len(opening)
+        async with self.db.transaction() as session:
+            row = await hand_store.begin_hand(
+                session,
+                table_id=self.table_id,
+                number=number,
+                seed_hex=seed_to_hex(seed),
+                commitment=commitment(seed),
+                header=header,
+                players={
+                    "users": {str(k): v for k, v in players.items()},
+                    "sitting_out": away,
+                    "state": table.session_state,
+                },
+                version=version,
+            )
+        self.hand = _Hand(
+            row_id=row.id,
+            number=number,
+            seed=seed,
+            live=live,
+            players=players,
+            stacks_before=stacks,
+            pot_before=self.pot,
+            timed_out=set(),
+        )
+        self.game_version = version
+        self.last_result = None
+        self._broadcast(self._publish(opening))
+        if live.game.is_over:
+            await self._finish_hand()
+        else:
+            self._restart_turn_timer()
+
+    def _names(self) -> list[str]:
+        """Unique table-log names: the member's username, or a placeholder for an empty seat."""
+        assert self.table is not None
+        return [
+            self.seats[n].username if n in self.seats else f"empty-{n}"
+            for n in range(self.table.seat_count)
+        ]
+
+    async def _finish_hand(self) -> None:
+        hand = self.hand
+        assert hand is not None and self.table is not None
+        names = self._names_at_deal(hand)
+        outcome = hand.live.finish(names)
+        report = {"number": hand.number, **outcome.report, "seed": seed_to_hex(hand.seed)}
+        closing_events = [Event("hand_over", None, report)]
+        version = self.events.version + len(closing_events)
+        timed_out = hand.timed_out or set()
+        async with self.db.transaction() as session:
+            await hand_store.settle_hand(
+                session,
+                hand_store.Settlement(
+                    table_id=self.table_id,
+                    hand_id=hand.row_id,
+                    players=hand.players,
+                    stacks_before=hand.stacks_before,
+                    stacks_after=outcome.stacks,
+                    pot_before=hand.pot_before,
+                    pot_after=outcome.pot,
+                    entry=outcome.entry,
+                    result=report,
+                    next_state=outcome.state,
+                    version=version,
+                ),
+            )
+            await self._after_hand_seats(session, hand, timed_out)
+            table = await table_service.get_table(session, self.table_id)
+            await self._reload_seats(session)
+        self.table = table
+        self.pot = outcome.pot
+        self.hand = None
+        self.turn_deadline = None
+        self.game_version = version
+        self.last_result = report
+        self._broadcast(self._publish(closing_events))
+        if self.closing:
+            await self._close()
+        else:
+            self._schedule_next_hand()
+
+    def _names_at_deal(self, hand: _Hand) -> list[str]:
+        names = self._names()
+        # Seats emptied during the hand keep the name they were dealt under.
+        for seat, user_id in hand.players.items():
+            if seat not in self.seats or self.seats[seat].user_id != user_id:
+                names[seat] = f"player-{user_id}"
+        return names
+
+    async def _after_hand_seats(self, session: Any, hand: _Hand, timed_out: set[int]) -> None:
+        """Timer bookkeeping (two timed-out hands in a row sit a player out) and the players
+        who asked to stand up: their stacks go back to their balances now."""
+        assert self.table is not None
+        for seat in await _seat_rows(session, self.table_id):
+            if hand.players.get(seat.seat_no) == seat.user_id:
+                dealt = seat.seat_no in hand.live.dealt_in
+                if seat.seat_no in timed_out:
+                    seat.timed_out_hands += 1
+                    if seat.timed_out_hands >= TIMEOUTS_BEFORE_SIT_OUT:
+                        seat.sitting_out = True
+                elif dealt and not seat.sitting_out:
+                    seat.timed_out_hands = 0
+            if seat.leaving:
+                await table_service.stand_up(
+                    session, self.table, seat.user_id, f"hand{hand.row_id}"
+                )
+
+    # ------------------------------------------------------------------ seats
+
+    def _in_hand(self, user_id: int) -> bool:
+        """Whether this member's chips are at stake in the running hand (dealt in, even if
+        they have since passed or folded: the settlement still moves their chips)."""
+        hand = self.hand
+        seat = self.seat_of_user(user_id)
+        return (
+            hand is not None
+            and seat is not None
+            and hand.players.get(seat) == user_id
+            and seat in hand.live.dealt_in
+        )
+
+    async def _sit(self, command: Sit) -> dict[str, Any]:
+        assert self.table is not None
+        if self.closing or self.table.status == TableStatus.CLOSED:
+            raise Conflict("table_closed", "This table is closing.")
+        async with self.db.transaction() as session:
+            user = await session.get(User, command.user_id)
+            if user is None:
+                raise NotFound("member_not_found", "No such member.")
+            seat = await table_service.take_seat(
+                session, self.table, user, command.seat_no, command.buy_in, command.request_key
+            )
+            await self._reload_seats(session)
+        self._seats_changed("seated", seat.seat_no)
+        return {"seat": seat.seat_no}
+
+    async def _top_up(self, command: TopUp) -> dict[str, Any]:
+        assert self.table is not None
+        if self._in_hand(command.user_id):
+            raise Conflict("hand_in_progress", "You can top up when your hand is over.")
+        async with self.db.transaction() as session:
+            user = await session.get(User, command.user_id)
+            assert user is not None
+            stack = await table_service.top_up(
+                session, self.table, user, command.amount, command.request_key
+            )
+            await self._reload_seats(session)
+        self._seats_changed("topped_up", self.seat_of_user(command.user_id))
+        return {"stack": stack}
+
+    async def _sit_out(self, user_id: int, away: bool) -> dict[str, Any]:
+        async with self.db.transaction() as session:
+            seat = await table_service.seat_of(session, self.table_id, user_id)
+            seat.sitting_out = away
+            if not away:
+                seat.timed_out_hands = 0
+            await session.flush()
+            await self._reload_seats(session)
+        self._seats_changed("sitting_out" if away else "back", self.seat_of_user(user_id))
+        return {"sitting_out": away}
+
+    async def _stand(self, user_id: int) -> dict[str, Any]:
+        assert self.table is not None
+        if self._in_hand(user_id):
+            async with self.db.transaction() as session:
+                seat = await table_service.seat_of(session, self.table_id, user_id)
+                seat.leaving = True
+                await session.flush()
+                await self._reload_seats(session)
+            self._seats_changed("leaving", self.seat_of_user(user_id))
+            return {"left": False, "after_hand": True}
+        seat_no = self.seat_of_user(user_id)
+        async with self.db.transaction() as session:
+            returned = await table_service.stand_up(
+                session, self.table, user_id, f"v{self.events.version}"
+            )
+            await self._reload_seats(session)
+        self._seats_changed("left", seat_no)
+        return {"left": True, "returned": returned}
+
+    def _seats_changed(self, kind: str, seat: int | None) -> None:
+        self._broadcast(self._publish([Event(kind, seat, {})]))
+        self._schedule_next_hand()
+
+    async def _set_status(self, status: str) -> dict[str, Any]:
+        assert self.table is not None
+        wanted = TableStatus(status)
+        if self.table.status == TableStatus.CLOSED:
+            raise Conflict("table_closed", "This table is closed.")
+        if wanted == TableStatus.CLOSED:
+            if self.hand is not None:
+                self.closing = True
+                self.next_hand_at = None
+                self._broadcast(self._publish([Event("closing", None, {})]))
+                return {"status": "closing"}
+            await self._close()
+            return {"status": "closed"}
+        async with self.db.transaction() as session:
+            table = await table_service.get_table(session, self.table_id)
+            await table_service.set_status(session, table, wanted)
+        self.table = table
+        if wanted == TableStatus.PAUSED:
+            self.next_hand_at = None
+        self._broadcast(self._publish([Event(str(wanted), None, {})]))
+        self._schedule_next_hand()
+        return {"status": str(wanted)}
+
+    async def _close(self) -> None:
+        """Return every stack, and the pot to those who paid into it, then close."""
+        async with self.db.transaction() as session:
+            table = await table_service.get_table(session, self.table_id)
+            await table_service.return_pot(session, table)
+            for seat in list(self.seats.values()):
+                await table_service.stand_up(session, table, seat.user_id, "close")
+            await table_service.set_status(session, table, TableStatus.CLOSED)
+            await self._reload_seats(session)
+        self.table = table
+        self.pot = 0
+        self.closing = False
+        self.next_hand_at = None
+        self._broadcast(self._publish([Event("closed", None, {})]))
+
+    # ------------------------------------------------------------------ chat
+
+    async def _chat(self, connection: Connection, text: str) -> None:
+        async with self.db.transaction() as session:
+            user = await session.get(User, connection.user_id)
+            if user is None:
+                raise NotFound("member_not_found", "No such member.")
+            message = await hand_store.add_chat(session, self.table_id, user, text)
+            name = user.display_name
+        frame = ChatOut(
+            id=message.id, user=name, text=text, at=message.created_at.isoformat()
+        ).frame()
+        for c in self.connections:
+            c.send(frame)
+
+
+def _event_frame(event: LoggedEvent) -> bytes:
+    return EventOut(version=event.version, kind=event.kind, data=dict(event.data)).frame()
+
+
+def _action_from_log(data: dict[str, Any]) -> Action:
+    cards = data.get("cards")
+    return Action(
+        int(data["seat"]),
+        str(data["action"]),
+        card=data.get("card"),
+        cards=tuple(cards) if cards is not None else None,
+        amount=data.get("amount"),
+    )
+
+
+async def _seat_rows(session: Any, table_id: int) -> list[TableSeat]:
+    return list(
+        (await session.scalars(select(TableSeat).where(TableSeat.table_id == table_id))).all()
+    )
+
+
+def error_frame(error: Exception, ref: str | None = None) -> bytes:
+    if isinstance(error, SalonError):
+        return ErrorOut(
+            code=error.code, message=error.message, ref=ref, details=error.details or None
+        ).frame()
+    return ErrorOut(code="server_error", message="Something went wrong.", ref=ref).frame()
+
+
+__all__ = ["ActionRefused", "InvalidInput", "RuntimeSettings", "TableActor", "error_frame"]

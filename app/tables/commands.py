@@ -1,0 +1,109 @@
+"""What can be asked of a table. Each command carries a future for its answer; the actor
+handles them one at a time, in arrival order, so nothing at a table ever races."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.ws.protocol import ActionIn
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket of one member watching or playing at a table. The actor puts frames
+    in `outbox`; the connection's own writer task sends them, so a slow client never slows
+    the table. A client that lets its outbox fill up is disconnected."""
+
+    user_id: int
+    username: str
+    outbox: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+    closed: bool = False
+    close_code: int | None = None
+
+    def send(self, frame: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.closed = True
+            self.close_code = 1008
+
+
+@dataclass(eq=False)
+class Command:
+    reply: asyncio.Future[Any] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future(), init=False
+    )
+
+
+@dataclass(eq=False)
+class Join(Command):
+    connection: Connection
+    version: int | None = None
+
+
+@dataclass(eq=False)
+class Leave(Command):
+    connection: Connection
+
+
+@dataclass(eq=False)
+class Act(Command):
+    connection: Connection
+    message: ActionIn
+
+
+@dataclass(eq=False)
+class Chat(Command):
+    connection: Connection
+    text: str
+
+
+@dataclass(eq=False)
+class Resync(Command):
+    connection: Connection
+    version: int
+
+
+@dataclass(eq=False)
+class Sit(Command):
+    user_id: int
+    seat_no: int | None
+    buy_in: int
+    request_key: str
+
+
+@dataclass(eq=False)
+class TopUp(Command):
+    user_id: int
+    amount: int
+    request_key: str
+
+
+@dataclass(eq=False)
+class SitOut(Command):
+    user_id: int
+    away: bool
+
+
+@dataclass(eq=False)
+class Stand(Command):
+    user_id: int
+
+
+@dataclass(eq=False)
+class SetStatus(Command):
+    status: str
+
+
+@dataclass(eq=False)
+class Describe(Command):
+    """The table's live summary for the lobby."""
+
+
+@dataclass(eq=False)
+class Stop(Command):
+    pass

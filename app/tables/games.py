@@ -1,0 +1,207 @@
+"""How the table runtime drives each game's engine.
+
+A `GameDriver` turns a table's stored state (rules, stacks, carried pot, what the engine
+keeps between hands) into a live hand, says what the turn timer does for a seat that does
+not act, and turns a finished hand into its outcome: new stacks, the pot left on the table,
+the hand-history entry and the replay report. The runtime never looks inside an engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from app.engine.base import Action, EngineError, Event, Game
+from app.engine.bourre import PRESETS, BourreHand, BourreRules, BourreSession, ConfigError
+from app.engine.bourre import preset as bourre_preset
+from app.engine.bourre import tablelog as bourre_log
+from app.engine.cards import CARD_INDEX, rank_of, suit_of
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    stacks: list[int]
+    pot: int
+    # What the engine carries to the next hand (button, exemptions…), JSON-ready.
+    state: dict[str, Any]
+    # The spec's per-hand replay report, with the players' names.
+    report: dict[str, Any]
+    # The table-log entry of the hand (seed, actions, sitting_out).
+    entry: dict[str, Any]
+
+
+class LiveHand(Protocol):
+    """A dealt hand: the engine's `Game`, plus what the runtime needs around it."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def start_events(self) -> list[Event]: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def dealt_in(self) -> frozenset[int]:
+        """Seats dealt into this hand: their stacks are at stake until it is settled."""
+        ...
+
+    def timeout_action(self, seat: int) -> Action: ...
+
+    def finish(self, names: Sequence[str]) -> HandOutcome: ...
+
+
+class GameDriver(Protocol):
+    name: str
+    min_seats: int
+    max_seats: int
+
+    def parse_rules(self, rules: Mapping[str, Any]) -> Any:
+        """The engine's config, or `ConfigError` (code, message, field)."""
+        ...
+
+    def preset_names(self) -> list[str]: ...
+
+    def resolve_rules(self, preset: str | None, overrides: Mapping[str, Any]) -> Any:
+        """A named preset with some options changed (or the defaults), validated."""
+        ...
+
+    def rules_dict(self, rules: Any) -> dict[str, Any]: ...
+
+    def deal(
+        self,
+        rules: Any,
+        stacks: Sequence[int],
+        pot: int,
+        state: Mapping[str, Any],
+        seed: bytes,
+        sitting_out: Iterable[int],
+    ) -> LiveHand:
+        """Deal the next hand, or raise `EngineError` (e.g. not_enough_players)."""
+        ...
+
+    def header(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The table-log header fields this game adds for a hand (dealer, exempt…)."""
+        ...
+
+
+def _lowest(cards: Iterable[str]) -> str:
+    """The lowest card by rank (2 lowest), then by suit order: what a player who lets the
+    clock run out would throw away."""
+    return min(cards, key=lambda name: (rank_of(CARD_INDEX[name]), suit_of(CARD_INDEX[name])))
+
+
+class _BourreLiveHand:
+    def __init__(self, session: BourreSession, hand: BourreHand) -> None:
+        self._session = session
+        self._hand = hand
+
+    @property
+    def game(self) -> Game:
+        return self._hand
+
+    @property
+    def start_events(self) -> list[Event]:
+        return self._hand.start_events
+
+    @property
+    def dealer(self) -> int:
+        return self._hand.dealer
+
+    @property
+    def dealt_in(self) -> frozenset[int]:
+        return frozenset(self._hand.order)
+
+    def timeout_action(self, seat: int) -> Action:
+        """What the timer does (issue of the live tables): pass at a declaration, keep every
+        card at the draw (or, having taken the turned card, let go of the lowest), the
+        lowest legal card in play. A dealer who may not pass (ace turned) plays."""
+        legal = list(self._hand.legal_actions(seat))
+        kinds = {a.kind for a in legal}
+        if "pass" in kinds:
+            return Action(seat, "pass")
+        if "play" in kinds:
+            return Action(seat, "play")
+        if "card" in kinds:
+            return Action(seat, "card", card=_lowest(a.card for a in legal if a.card))
+        discards = [a for a in legal if a.kind == "discard"]
+        if discards:
+            fewest = min(len(a.cards or ()) for a in discards)
+            options = [a for a in discards if len(a.cards or ()) == fewest]
+            if fewest == 0:
+                return options[0]
+            return min(options, key=lambda a: [_lowest([c]) for c in a.cards or ()])
+        return legal[0]
+
+    def finish(self, names: Sequence[str]) -> HandOutcome:
+        result = self._session.close_hand()
+        return HandOutcome(
+            stacks=list(self._session.stacks),
+            pot=self._session.pot,
+            state={"button": self._session.button, "exempt": sorted(self._session.exempt)},
+            report=bourre_log.hand_report(result, names),
+            entry=bourre_log.hand_entry(self._hand),
+        )
+
+
+class BourreDriver:
+    name = "bourre"
+    min_seats = 2
+    max_seats = 8
+
+    def parse_rules(self, rules: Mapping[str, Any]) -> BourreRules:
+        return BourreRules.from_dict(rules)
+
+    def preset_names(self) -> list[str]:
+        return [*PRESETS, "pot_limit"]
+
+    def resolve_rules(self, preset: str | None, overrides: Mapping[str, Any]) -> BourreRules:
+        if preset is None:
+            return BourreRules.from_dict(overrides)
+        limit = overrides.get("pot_limit")
+        base = bourre_preset(preset, pot_limit=limit if isinstance(limit, int) else None)
+        return BourreRules.from_dict({**base.to_dict(), **overrides})
+
+    def rules_dict(self, rules: Any) -> dict[str, Any]:
+        assert isinstance(rules, BourreRules)
+        return rules.to_dict()
+
+    def deal(
+        self,
+        rules: Any,
+        stacks: Sequence[int],
+        pot: int,
+        state: Mapping[str, Any],
+        seed: bytes,
+        sitting_out: Iterable[int],
+    ) -> LiveHand:
+        session = BourreSession(
+            rules,
+            list(stacks),
+            button=int(state.get("button", 0)) % len(stacks),
+            pot=pot,
+            exempt=[int(s) for s in state.get("exempt", [])],
+        )
+        hand = session.start_hand(seed=seed, sitting_out=sitting_out)
+        return _BourreLiveHand(session, hand)
+
+    def header(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        header: dict[str, Any] = {"dealer": int(state.get("button", 0))}
+        if state.get("exempt"):
+            header["exempt"] = sorted(int(s) for s in state["exempt"])
+        return header
+
+
+DRIVERS: dict[str, GameDriver] = {"bourre": BourreDriver()}
+
+
+def driver(game: str) -> GameDriver:
+    try:
+        return DRIVERS[game]
+    except KeyError:
+        raise EngineError("unknown_game", f"Salon does not deal {game!r}.") from None
+
+
+__all__ = ["DRIVERS", "ConfigError", "GameDriver", "HandOutcome", "LiveHand", "driver"]

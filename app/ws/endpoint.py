@@ -1,0 +1,180 @@
+"""The table WebSocket: `/ws/tables/{id}`.
+
+At the upgrade: the `Origin` must be this site or an allowed origin, and the session cookie
+must belong to an active member (otherwise the handshake is refused with 403). Then frames
+are parsed into typed messages and handed to the table's actor; what comes back to this
+connection is only what its viewer may see. Limits: a frame over 4 KiB is answered with an
+error and the socket is closed (1009); more than a few messages a second earn `rate_limited`
+errors, a sustained flood closes the socket (1008); a member has at most a few sockets open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.api.deps import SESSION_COOKIE
+from app.db.models import User
+from app.errors import SalonError
+from app.security.csrf import origin_allowed
+from app.security.ratelimit import SlidingWindowLimiter
+from app.services import auth
+from app.tables.actor import TableActor, error_frame
+from app.tables.commands import Act, Chat, Connection, Join, Leave, Resync
+from app.tables.manager import TableManager
+from app.ws.protocol import (
+    MAX_FRAME_BYTES,
+    ActionIn,
+    ChatIn,
+    ErrorOut,
+    PingIn,
+    PongOut,
+    ProtocolError,
+    ResyncIn,
+    parse_client_frame,
+)
+
+router = APIRouter()
+
+# Per connection: 20 messages per 2 seconds; past three times that in the window, the socket closes.
+MESSAGES_PER_WINDOW = 20
+WINDOW_SECONDS = 2.0
+FLOOD_FACTOR = 3
+# Chat: 5 lines per 10 seconds.
+CHAT_PER_WINDOW = 5
+CHAT_WINDOW_SECONDS = 10.0
+
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+
+
+async def _member(websocket: WebSocket) -> User | None:
+    token = websocket.cookies.get(SESSION_COOKIE)
+    if not token:
+        return None
+    async with websocket.app.state.db.transaction() as session:
+        found = await auth.resolve(session, token)
+    return found[1] if found else None
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: int) -> None:
+    settings = websocket.app.state.settings
+    manager: TableManager = websocket.app.state.tables
+    if not origin_allowed(websocket, settings.allowed_origins):
+        await websocket.close(code=CLOSE_POLICY)  # before accept: the client sees 403
+        return
+    user = await _member(websocket)
+    if user is None:
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    try:
+        actor = await manager.actor(table_id)
+        manager.connect(user.id)
+    except SalonError:
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    try:
+        await websocket.accept()
+        await _serve(websocket, actor, user)
+    finally:
+        manager.disconnect(user.id)
+
+
+async def _serve(websocket: WebSocket, actor: TableActor, user: User) -> None:
+    connection = Connection(user_id=user.id, username=user.username)
+    version = websocket.query_params.get("version")
+    try:
+        await actor.call(Join(connection, int(version) if version and version.isdigit() else None))
+    except SalonError as error:
+        await websocket.send_text(error_frame(error).decode())
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    writer = asyncio.create_task(_write(websocket, connection))
+    try:
+        await _read(websocket, actor, connection)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await writer
+        with contextlib.suppress(Exception):
+            await actor.call(Leave(connection))
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    while True:
+        frame = await connection.outbox.get()
+        await websocket.send_text(frame.decode())
+        if connection.closed:  # fell too far behind: the table does not wait for anyone
+            await websocket.close(code=connection.close_code or CLOSE_POLICY)
+            return
+
+
+async def _read(websocket: WebSocket, actor: TableActor, connection: Connection) -> None:
+    limiter = SlidingWindowLimiter(MESSAGES_PER_WINDOW * FLOOD_FACTOR, WINDOW_SECONDS)
+    soft = SlidingWindowLimiter(MESSAGES_PER_WINDOW, WINDOW_SECONDS)
+    chat_limiter = SlidingWindowLimiter(CHAT_PER_WINDOW, CHAT_WINDOW_SECONDS)
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        frame: Any = (
+            message.get("text") if message.get("text") is not None else message.get("bytes")
+        )
+        if frame is None:
+            continue
+        size = len(frame.encode() if isinstance(frame, str) else frame)
+        if size > MAX_FRAME_BYTES:
+            connection.send(
+                ErrorOut(
+                    code="frame_too_large",
+                    message=f"Messages may not exceed {MAX_FRAME_BYTES} bytes.",
+                ).frame()
+            )
+            await asyncio.sleep(0)  # let the writer send it before closing
+            await websocket.close(code=CLOSE_TOO_BIG)
+            return
+        try:
+            limiter.check("frames")
+        except SalonError:
+            await websocket.close(code=CLOSE_POLICY)
+            return
+        limiter.hit("frames")
+        try:
+            soft.check("frames")
+            soft.hit("frames")
+            parsed = parse_client_frame(frame)
+        except ProtocolError as error:
+            connection.send(ErrorOut(code=error.code, message=error.message).frame())
+            continue
+        except SalonError as error:
+            connection.send(error_frame(error))
+            continue
+        await _dispatch(actor, connection, parsed, chat_limiter)
+
+
+async def _dispatch(
+    actor: TableActor,
+    connection: Connection,
+    parsed: ActionIn | ChatIn | PingIn | ResyncIn,
+    chat_limiter: SlidingWindowLimiter,
+) -> None:
+    try:
+        if isinstance(parsed, PingIn):
+            connection.send(PongOut(nonce=parsed.nonce).frame())
+        elif isinstance(parsed, ActionIn):
+            await actor.call(Act(connection, parsed))
+        elif isinstance(parsed, ChatIn):
+            chat_limiter.check("chat")
+            chat_limiter.hit("chat")
+            await actor.call(Chat(connection, parsed.text))
+        else:
+            await actor.call(Resync(connection, parsed.version))
+    except SalonError as error:
+        ref = parsed.id if isinstance(parsed, ActionIn) else None
+        connection.send(error_frame(error, ref))

@@ -1,0 +1,160 @@
+"""A real Uvicorn server in this event loop, and players driving it over real WebSockets.
+
+The server runs the app with a `FakeClock`, so tests start hands and expire turn timers by
+advancing time instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import orjson
+import uvicorn
+from fastapi import FastAPI
+from websockets.asyncio.client import ClientConnection, connect
+
+from tests.helpers import login, post
+from tests.live import free_port
+
+_ids = itertools.count(1)
+
+
+@asynccontextmanager
+async def serving(app: FastAPI) -> AsyncIterator[str]:
+    """Serve `app` on a free port; yields "127.0.0.1:PORT"."""
+    port = free_port()
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        ws_max_size=64 * 1024,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    for _ in range(500):
+        if server.started:
+            break
+        await asyncio.sleep(0.01)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await task
+
+
+class Player:
+    """A member with a browser-like HTTP session and one table WebSocket."""
+
+    def __init__(self, host: str, username: str) -> None:
+        self.host = host
+        self.username = username
+        self.http = httpx.AsyncClient(base_url=f"http://{host}")
+        self.ws: ClientConnection | None = None
+        self.frames: list[dict[str, Any]] = []
+        self.snapshot: dict[str, Any] | None = None
+        self._changed = asyncio.Condition()
+        self._reader: asyncio.Task[None] | None = None
+
+    async def login(self) -> None:
+        response = await login(self.http, self.username)
+        assert response.status_code == 200, response.text
+
+    async def post(self, path: str, body: Any = None) -> httpx.Response:
+        return await post(self.http, path, body)
+
+    async def open(self, table_id: int, version: int | None = None) -> None:
+        query = f"?version={version}" if version is not None else ""
+        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        self.ws = await connect(
+            f"ws://{self.host}/ws/tables/{table_id}{query}",
+            additional_headers={"Cookie": cookie},
+            origin=f"http://{self.host}",  # type: ignore[arg-type]
+            max_size=2**20,
+        )
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        with contextlib.suppress(Exception):
+            async for raw in self.ws:
+                frame = orjson.loads(raw)
+                async with self._changed:
+                    self.frames.append(frame)
+                    if frame["type"] == "snapshot":
+                        self.snapshot = frame
+                    self._changed.notify_all()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        self.ws = None
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.ws is not None
+        await self.ws.send(orjson.dumps(message).decode())
+
+    async def wait_for(self, ready: Callable[[Player], bool], seconds: float = 10) -> None:
+        async with asyncio.timeout(seconds), self._changed:
+            await self._changed.wait_for(lambda: ready(self))
+
+    @property
+    def version(self) -> int:
+        return int(self.snapshot["version"]) if self.snapshot else -1
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.snapshot is not None
+        view: dict[str, Any] = self.snapshot["view"]
+        return view
+
+    @property
+    def hand(self) -> dict[str, Any] | None:
+        hand: dict[str, Any] | None = self.view.get("hand") if self.snapshot else None
+        return hand
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "error"]
+
+    async def act(self, action: dict[str, Any]) -> None:
+        """Send an action (with a fresh client id and the version it was decided on)."""
+        message = {"type": "action", "id": f"a{next(_ids)}", "version": self.version, **action}
+        message.pop("seat", None)
+        await self.send(message)
+
+
+async def play_until_over(players: dict[int, Player], rng: random.Random, limit: int = 400) -> None:
+    """Random legal play by whoever the table says is to act, until the hand is over."""
+    for _ in range(limit):
+        any_player = next(iter(players.values()))
+        hand = any_player.hand
+        if hand is None or hand.get("phase") == "over":
+            return
+        seat = hand["to_act"][0]
+        player = players[seat]
+        target = any_player.version
+        await player.wait_for(lambda p, v=target: p.version >= v)
+        legal = (player.hand or {}).get("legal_actions") or []
+        assert legal, f"seat {seat} is to act but has no legal action"
+        before = player.version
+        # Mostly come in: a hand where everybody passes plays no trick.
+        playing = [a for a in legal if a["action"] == "play"]
+        choice = playing[0] if playing and rng.random() < 0.8 else rng.choice(legal)
+        await player.act(choice)
+        await player.wait_for(lambda p, v=before: p.version > v or bool(p.errors()))
+        assert not player.errors(), player.errors()
+        for other in players.values():
+            await other.wait_for(lambda p, v=player.version: p.version >= v)
+    raise AssertionError("the hand did not end")

@@ -1,0 +1,116 @@
+"""Bourré played live: real Uvicorn, real WebSocket clients, the database on both backends."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+from sqlalchemy import select
+
+from app.config import Settings
+from app.db.models import Hand
+from app.db.session import Database
+from app.engine.log import replay
+from app.main import create_app
+from app.services import ledger
+from app.services.tables import seats_of
+from app.tables.clock import FakeClock
+from tests.helpers import add_member, found_club
+from tests.tables.harness import Player, play_until_over, serving
+
+NAMES = ["ana", "bob", "cyd", "dee"]
+
+
+@dataclass
+class Room:
+    host: str
+    clock: FakeClock
+    owner: Player
+    players: list[Player]
+    table_id: int
+
+
+@pytest.fixture
+async def room(settings: Settings, db: Database) -> AsyncIterator[Room]:
+    await found_club(db)
+    for name in NAMES:
+        await add_member(db, name, chips=1000)
+    clock = FakeClock()
+    app = create_app(settings.model_copy(update={"next_hand_seconds": 3.0}), clock=clock)
+    async with serving(app) as host:
+        owner = Player(host, "owner")
+        await owner.login()
+        created = await owner.post(
+            "/api/tables",
+            {
+                "name": "Friday",
+                "game": "bourre",
+                "seat_count": 6,
+                "buy_in_min": 20,
+                "buy_in_max": 200,
+            },
+        )
+        assert created.status_code == 201, created.text
+        table_id = created.json()["id"]
+        players = [Player(host, name) for name in NAMES]
+        for n, player in enumerate(players):
+            await player.login()
+            seated = await player.post(
+                f"/api/tables/{table_id}/seat",
+                {"seat": n, "buy_in": 100, "request_key": f"sit-{name_key(player)}"},
+            )
+            assert seated.status_code == 200, seated.text
+        yield Room(host, clock, owner, players, table_id)
+        for player in [owner, *players]:
+            await player.close()
+            await player.http.aclose()
+
+
+def name_key(player: Player) -> str:
+    return f"{player.username}-0001"
+
+
+async def test_a_full_hand_from_join_to_settlement(room: Room, db: Database) -> None:
+    for player in room.players:
+        await player.open(room.table_id)
+        await player.wait_for(lambda p: p.snapshot is not None)
+    assert room.players[0].hand is None
+    assert room.players[0].view["next_hand_in"] == 3.0
+
+    await room.clock.advance(3)
+    for player in room.players:
+        await player.wait_for(lambda p: p.hand is not None)
+    hand = room.players[0].hand
+    assert hand is not None and hand["pot"] == 4  # four antes of 1
+    for n, player in enumerate(room.players):
+        mine = player.hand
+        assert mine is not None and len(mine["hand"]) == 5 and mine["viewer"] == n
+
+    await play_until_over(dict(enumerate(room.players)), random.Random(3))
+    for player in room.players:
+        await player.wait_for(lambda p: p.view["last_result"] is not None)
+    result = room.players[0].view["last_result"]
+    assert result["number"] == 1 and len(result["seed"]) == 64
+    assert sum(result["tricks"].values()) == 5  # tricks were really played
+
+    # Chips: the balances paid the buy-ins; stacks and pot hold the rest, exactly.
+    async with db.transaction() as session:
+        stacks = {s.username: s.stack for s in await seats_of(session, room.table_id)}
+        pot = await ledger.balance_of(session, f"pot:{room.table_id}")
+        report = await ledger.audit(session)
+        stored = await session.scalar(select(Hand).where(Hand.table_id == room.table_id))
+    assert report.ok, report.problems
+    assert sum(stacks.values()) + pot == 400
+    assert stacks == {k: v for k, v in result["stacks"].items() if not k.startswith("empty-")}
+    assert pot == result["carry"]
+    balances = {p.username: (await p.http.get("/api/me")).json()["balance"] for p in room.players}
+    assert balances == dict.fromkeys(NAMES, 900)
+
+    # The stored history replays to the same result.
+    assert stored is not None and stored.entry is not None and not stored.running
+    document = {**stored.header, "hands": [stored.entry]}
+    replayed = replay(document)
+    expected = {k: v for k, v in result.items() if k not in ("number", "seed")}
+    assert replayed["hands"] == [expected]
