@@ -1,8 +1,9 @@
 """``salon bench engine``: how fast the rules engine plays whole hands on one core.
 
 Random legal players (every choice taken from ``legal_actions``, so legal-move generation
-and the cinch checks are measured) play a multi-hand session with the default rules. When
-a stack runs low or the carried pot grows large, the table is reset so play continues.
+and the cinch checks are measured) play a multi-hand session with the default rules. In
+Bourré, when a stack runs low or the carried pot grows large, the table is reset so play
+continues; in Bouillotte a seat that loses its cave buys a new one between hands.
 The last line printed is JSON: game, players, hands, actions, seconds (wall clock),
 cpu_seconds (this process only), hands_per_s and us_per_action (both from the wall clock).
 """
@@ -14,6 +15,7 @@ import random
 import sys
 import time
 
+from app.engine.bouillotte.bench import bench_bouillotte
 from app.engine.bourre import BourreRules, BourreSession
 
 START_STACK = 1000
@@ -44,21 +46,28 @@ def _bench_bourre(players: int, hands: int, rng: random.Random) -> tuple[int, in
 
 
 def run_engine_bench(game: str, players: int, hands: int, seed: int | None = None) -> int:
-    if game == "bouillotte":
-        print("bench engine: the bouillotte engine is not implemented yet", file=sys.stderr)
-        return 2
-    if game != "bourre":
+    if game not in ("bourre", "bouillotte"):
         print(f"bench engine: unknown game {game!r}", file=sys.stderr)
         return 2
     if not 2 <= players <= 8 or hands < 1:
         print("bench engine: players must be 2 to 8 and hands at least 1", file=sys.stderr)
         return 2
+    if game == "bouillotte" and not 3 <= players <= 5:
+        print("bench engine: bouillotte needs 3 to 5 players", file=sys.stderr)
+        return 2
     rng = random.Random(seed)
-    actions, resets, seconds, cpu_seconds = _bench_bourre(players, hands, rng)
+    if game == "bouillotte":
+        actions, resets, seconds, cpu_seconds = bench_bouillotte(
+            players, hands, rng, clock=time.perf_counter, cpu_clock=time.process_time
+        )
+    else:
+        actions, resets, seconds, cpu_seconds = _bench_bourre(players, hands, rng)
     hands_per_s = hands / seconds if seconds else float("inf")
     us_per_action = seconds / actions * 1e6 if actions else 0.0
-    print(f"Bourré, {players} players, default rules, random legal play on one core")
-    print(f"{hands} hands, {actions} actions in {seconds:.3f} s ({resets} table resets)")
+    label = "Bouillotte" if game == "bouillotte" else "Bourré"
+    reset_word = "rebuys" if game == "bouillotte" else "table resets"
+    print(f"{label}, {players} players, default rules, random legal play on one core")
+    print(f"{hands} hands, {actions} actions in {seconds:.3f} s ({resets} {reset_word})")
     print(f"{hands_per_s:,.0f} hands/s, {us_per_action:.2f} µs per action")
     summary = {
         "game": game,

@@ -4,7 +4,7 @@ A table log is the replayable record of a sequence of hands at one table. ``pars
 the whole document before anything runs (a malformed document raises :class:`MalformedLog`
 with the JSON path of the problem); ``replay`` runs every hand through the game's engine (an
 action the engine refuses raises :class:`IllegalLogAction` with the hand and action numbers,
-both from 1). Each game plugs in through :data:`GAMES`; Bourré is the first.
+both from 1). Each game plugs in through :data:`GAMES`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.engine.bouillotte import tablelog as bouillotte_log
+from app.engine.bouillotte.config import BouillotteRules
+from app.engine.bouillotte.state import BouillotteHand
 from app.engine.bourre import tablelog as bourre_log
 from app.engine.bourre.config import BourreRules
 from app.engine.bourre.state import BourreHand
@@ -55,8 +58,11 @@ class GameLog:
 
 GAMES: dict[str, GameLog] = {
     "bourre": GameLog(bourre_log.parse_rules, bourre_log.parse_hand, bourre_log.replay),
+    "bouillotte": GameLog(
+        bouillotte_log.parse_rules, bouillotte_log.parse_hand, bouillotte_log.replay
+    ),
 }
-"""Games a table log may name. Bouillotte registers here when its engine exists."""
+"""Games a table log may name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +130,7 @@ def replay(document: object) -> dict[str, Any]:
 
 def new_document(
     game: str,
-    rules: BourreRules | Mapping[str, Any],
+    rules: BourreRules | BouillotteRules | Mapping[str, Any],
     seats: Sequence[tuple[str, int]],
     dealer: int,
     *,
@@ -134,7 +140,9 @@ def new_document(
     """The head of a table log; append hand entries (``hand_entry``) to its ``hands``."""
     if game not in GAMES:
         raise ValueError(f"unsupported game {quote(game)}")
-    rules_dict = rules.to_dict() if isinstance(rules, BourreRules) else dict(rules)
+    rules_dict = (
+        rules.to_dict() if isinstance(rules, BourreRules | BouillotteRules) else dict(rules)
+    )
     doc: dict[str, Any] = {
         "format": FORMAT,
         "game": game,
@@ -151,6 +159,8 @@ def new_document(
     return doc
 
 
-def hand_entry(hand: BourreHand, *, as_deck: bool = False) -> dict[str, Any]:
-    """The table-log entry of a played Bourré hand (its seed or deck, and its actions)."""
+def hand_entry(hand: BourreHand | BouillotteHand, *, as_deck: bool = False) -> dict[str, Any]:
+    """The table-log entry of a played hand (its seed or deck, and its actions)."""
+    if isinstance(hand, BouillotteHand):
+        return bouillotte_log.hand_entry(hand, as_deck=as_deck)
     return bourre_log.hand_entry(hand, as_deck=as_deck)

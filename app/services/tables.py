@@ -76,6 +76,9 @@ def _check_spec(spec: TableSpec) -> dict[str, Any]:
         )
     if not 1 <= spec.buy_in_min <= spec.buy_in_max <= ledger.MAX_AMOUNT:
         raise InvalidInput("invalid_buy_in", "The buy-in range must satisfy 1 ≤ minimum ≤ maximum.")
+    problem = game.buy_in_rule(rules, spec.buy_in_min, spec.buy_in_max)
+    if problem:
+        raise InvalidInput("invalid_buy_in", problem)
     if spec.turn_seconds is not None and not 5 <= spec.turn_seconds <= 600:
         raise InvalidInput("invalid_turn_seconds", "The turn timer must be 5 to 600 seconds.")
     return game.rules_dict(rules)
@@ -247,6 +250,10 @@ async def top_up(
     stack = await ledger.balance_of(session, key)
     if amount <= 0:
         raise InvalidInput("amount_not_positive", "Amounts must be whole positive numbers.")
+    game = driver(table.game)
+    problem = game.top_up_rule(game.parse_rules(table.rules), stack, amount)
+    if problem:
+        raise InvalidInput("top_up_not_allowed", problem)
     _check_buy_in(table, stack, amount)
     await ledger.post(
         session,

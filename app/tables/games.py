@@ -13,6 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.engine.base import Action, EngineError, Event, Game
+from app.engine.bouillotte import PRESETS as BOUILLOTTE_PRESETS
+from app.engine.bouillotte import BouillotteRules
+from app.engine.bouillotte import preset as bouillotte_preset
+from app.engine.bouillotte import tablelog as bouillotte_log
+from app.engine.bouillotte.session import BouillotteSession
+from app.engine.bouillotte.state import BouillotteHand
 from app.engine.bourre import PRESETS, BourreHand, BourreRules, BourreSession, ConfigError
 from app.engine.bourre import preset as bourre_preset
 from app.engine.bourre import tablelog as bourre_log
@@ -84,6 +90,14 @@ class GameDriver(Protocol):
 
     def header(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """The table-log header fields this game adds for a hand (dealer, exempt…)."""
+        ...
+
+    def buy_in_rule(self, rules: Any, low: int, high: int) -> str | None:
+        """Why a table's buy-in range does not suit these rules, or None."""
+        ...
+
+    def top_up_rule(self, rules: Any, stack: int, amount: int) -> str | None:
+        """Why this top-up is not allowed by the game itself, or None."""
         ...
 
 
@@ -193,8 +207,121 @@ class BourreDriver:
             header["exempt"] = sorted(int(s) for s in state["exempt"])
         return header
 
+    def buy_in_rule(self, rules: Any, low: int, high: int) -> str | None:
+        assert isinstance(rules, BourreRules)
+        if low < rules.ante:
+            return f"The smallest buy-in must cover the ante ({rules.ante})."
+        return None
 
-DRIVERS: dict[str, GameDriver] = {"bourre": BourreDriver()}
+    def top_up_rule(self, rules: Any, stack: int, amount: int) -> str | None:
+        return None
+
+
+class _BouillotteLiveHand:
+    def __init__(self, session: BouillotteSession, hand: BouillotteHand) -> None:
+        self._session = session
+        self._hand = hand
+
+    @property
+    def game(self) -> Game:
+        return self._hand
+
+    @property
+    def start_events(self) -> list[Event]:
+        return self._hand.start_events
+
+    @property
+    def dealer(self) -> int:
+        return self._hand.dealer
+
+    @property
+    def dealt_in(self) -> frozenset[int]:
+        return frozenset(self._hand.order)
+
+    def timeout_action(self, seat: int) -> Action:
+        """What the timer does (live-tables rules: "pass or fold"): decline a straddle or a
+        buy-back, pass before the opening, decline to raise again in the continuation
+        round; after the opening fold, unless calling costs nothing (the straddler's free
+        call), which a careful player would never throw away."""
+        legal = list(self._hand.legal_actions(seat))
+        by_kind = {a.kind: a for a in legal}
+        for kind in ("decline", "pass"):
+            if kind in by_kind:
+                return by_kind[kind]
+        if "call" in by_kind and self._hand.owed(seat) == 0:
+            return by_kind["call"]
+        if "fold" in by_kind:
+            return by_kind["fold"]
+        return legal[0]
+
+    def finish(self, names: Sequence[str]) -> HandOutcome:
+        self._session.close_hand()
+        result = self._session.results[-1]
+        return HandOutcome(
+            stacks=list(self._session.stacks),
+            pot=self._session.pot,
+            state={"button": self._session.button},
+            report=bouillotte_log.hand_report(result, names),
+            entry=bouillotte_log.hand_entry(self._hand),
+        )
+
+
+class BouillotteDriver:
+    name = "bouillotte"
+    min_seats = 3
+    max_seats = 5
+
+    def parse_rules(self, rules: Mapping[str, Any]) -> BouillotteRules:
+        return BouillotteRules.from_dict(rules)
+
+    def rules_dict(self, rules: Any) -> dict[str, Any]:
+        assert isinstance(rules, BouillotteRules)
+        return rules.to_dict()
+
+    def preset_names(self) -> list[str]:
+        return list(BOUILLOTTE_PRESETS)
+
+    def resolve_rules(self, preset: str | None, overrides: Mapping[str, Any]) -> BouillotteRules:
+        if preset is None:
+            return BouillotteRules.from_dict(overrides)
+        return BouillotteRules.from_dict({**bouillotte_preset(preset).to_dict(), **overrides})
+
+    def deal(
+        self,
+        rules: Any,
+        stacks: Sequence[int],
+        pot: int,
+        state: Mapping[str, Any],
+        seed: bytes,
+        sitting_out: Iterable[int],
+    ) -> LiveHand:
+        session = BouillotteSession(
+            rules, list(stacks), button=int(state.get("button", 0)) % len(stacks), pot=pot
+        )
+        hand = session.start_hand(seed=seed, sitting_out=sitting_out)
+        return _BouillotteLiveHand(session, hand)
+
+    def header(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        return {"dealer": int(state.get("button", 0))}
+
+    def buy_in_rule(self, rules: Any, low: int, high: int) -> str | None:
+        """rules/bouillotte.md §1: everyone sits down with the same cave."""
+        assert isinstance(rules, BouillotteRules)
+        if low != rules.cave or high != rules.cave:
+            return f"At Bouillotte everyone buys the same cave: the buy-in is {rules.cave}."
+        return None
+
+    def top_up_rule(self, rules: Any, stack: int, amount: int) -> str | None:
+        """rules/bouillotte.md §1: a new cave only once every chip is lost."""
+        assert isinstance(rules, BouillotteRules)
+        if stack > 0:
+            return f"A new cave can be bought only when the old one is empty ({stack} left)."
+        if amount != rules.cave:
+            return f"A new cave is {rules.cave} chips."
+        return None
+
+
+DRIVERS: dict[str, GameDriver] = {"bourre": BourreDriver(), "bouillotte": BouillotteDriver()}
 
 
 def driver(game: str) -> GameDriver:

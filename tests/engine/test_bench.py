@@ -21,8 +21,15 @@ def test_bench_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -
     assert first["actions"] == second["actions"]
 
 
-def test_bench_bouillotte_not_implemented(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_bouillotte(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_engine_bench("bouillotte", 4, 40, seed=2) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["game"] == "bouillotte" and summary["hands"] == 40
+    assert summary["actions"] > 40 and summary["hands_per_s"] > 0
+
+
+def test_bench_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_engine_bench("bouillotte", 6, 10) == 2
-    assert "not implemented yet" in capsys.readouterr().err
+    assert "3 to 5 players" in capsys.readouterr().err
     assert run_engine_bench("chess", 6, 10) == 2
     assert run_engine_bench("bourre", 9, 10) == 2

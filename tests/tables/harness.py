@@ -12,6 +12,7 @@ import itertools
 import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -20,7 +21,11 @@ import uvicorn
 from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.helpers import login, post
+from app.config import Settings
+from app.db.session import Database
+from app.main import create_app
+from app.tables.clock import FakeClock
+from tests.helpers import add_member, found_club, login, post
 from tests.live import free_port
 
 _ids = itertools.count(1)
@@ -151,10 +156,55 @@ async def play_until_over(players: dict[int, Player], rng: random.Random, limit:
         before = player.version
         # Mostly come in: a hand where everybody passes plays no trick.
         playing = [a for a in legal if a["action"] == "play"]
-        choice = playing[0] if playing and rng.random() < 0.8 else rng.choice(legal)
+        choice = dict(playing[0] if playing and rng.random() < 0.8 else rng.choice(legal))
+        if "min" in choice:  # a bet: any total in the legal range, usually a modest one
+            low, high = choice.pop("min"), choice.pop("max")
+            choice["amount"] = low if rng.random() < 0.7 else rng.randint(low, high)
         await player.act(choice)
         await player.wait_for(lambda p, v=before: p.version > v or bool(p.errors()))
         assert not player.errors(), player.errors()
         for other in players.values():
             await other.wait_for(lambda p, v=player.version: p.version >= v)
     raise AssertionError("the hand did not end")
+
+
+@dataclass
+class Room:
+    host: str
+    clock: FakeClock
+    owner: Player
+    players: list[Player]
+    table_id: int
+
+
+@asynccontextmanager
+async def open_room(
+    settings: Settings, db: Database, table: dict[str, Any], names: list[str], buy_in: int
+) -> AsyncIterator[Room]:
+    """A club, members with 1000 chips, a table made by the owner, everyone seated in
+    order, and a real server whose clock only moves when the test says so."""
+    await found_club(db)
+    for name in names:
+        await add_member(db, name, chips=1000)
+    clock = FakeClock()
+    app = create_app(settings.model_copy(update={"next_hand_seconds": 3.0}), clock=clock)
+    async with serving(app) as host:
+        owner = Player(host, "owner")
+        await owner.login()
+        created = await owner.post("/api/tables", table)
+        assert created.status_code == 201, created.text
+        table_id = created.json()["id"]
+        players = [Player(host, name) for name in names]
+        for n, player in enumerate(players):
+            await player.login()
+            seated = await player.post(
+                f"/api/tables/{table_id}/seat",
+                {"seat": n, "buy_in": buy_in, "request_key": f"sit-{player.username}-0001"},
+            )
+            assert seated.status_code == 200, seated.text
+        try:
+            yield Room(host, clock, owner, players, table_id)
+        finally:
+            for player in [owner, *players]:
+                await player.close()
+                await player.http.aclose()

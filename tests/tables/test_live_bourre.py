@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 
 import pytest
 from sqlalchemy import select
@@ -13,63 +12,24 @@ from app.config import Settings
 from app.db.models import Hand
 from app.db.session import Database
 from app.engine.log import replay
-from app.main import create_app
 from app.services import ledger
 from app.services.tables import seats_of
-from app.tables.clock import FakeClock
-from tests.helpers import add_member, found_club
-from tests.tables.harness import Player, play_until_over, serving
+from tests.tables.harness import Room, open_room, play_until_over
 
 NAMES = ["ana", "bob", "cyd", "dee"]
 
 
-@dataclass
-class Room:
-    host: str
-    clock: FakeClock
-    owner: Player
-    players: list[Player]
-    table_id: int
-
-
 @pytest.fixture
 async def room(settings: Settings, db: Database) -> AsyncIterator[Room]:
-    await found_club(db)
-    for name in NAMES:
-        await add_member(db, name, chips=1000)
-    clock = FakeClock()
-    app = create_app(settings.model_copy(update={"next_hand_seconds": 3.0}), clock=clock)
-    async with serving(app) as host:
-        owner = Player(host, "owner")
-        await owner.login()
-        created = await owner.post(
-            "/api/tables",
-            {
-                "name": "Friday",
-                "game": "bourre",
-                "seat_count": 6,
-                "buy_in_min": 20,
-                "buy_in_max": 200,
-            },
-        )
-        assert created.status_code == 201, created.text
-        table_id = created.json()["id"]
-        players = [Player(host, name) for name in NAMES]
-        for n, player in enumerate(players):
-            await player.login()
-            seated = await player.post(
-                f"/api/tables/{table_id}/seat",
-                {"seat": n, "buy_in": 100, "request_key": f"sit-{name_key(player)}"},
-            )
-            assert seated.status_code == 200, seated.text
-        yield Room(host, clock, owner, players, table_id)
-        for player in [owner, *players]:
-            await player.close()
-            await player.http.aclose()
-
-
-def name_key(player: Player) -> str:
-    return f"{player.username}-0001"
+    table = {
+        "name": "Friday",
+        "game": "bourre",
+        "seat_count": 6,
+        "buy_in_min": 20,
+        "buy_in_max": 200,
+    }
+    async with open_room(settings, db, table, NAMES, buy_in=100) as room:
+        yield room
 
 
 async def test_a_full_hand_from_join_to_settlement(room: Room, db: Database) -> None:

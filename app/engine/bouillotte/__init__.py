@@ -1,0 +1,15 @@
+"""The Bouillotte rules engine (rules/bouillotte.md)."""
+
+from app.engine.bouillotte.config import PRESETS, BouillotteRules, ConfigError, preset
+from app.engine.bouillotte.session import BouillotteSession
+from app.engine.bouillotte.state import BouillotteHand, HandResult
+
+__all__ = [
+    "PRESETS",
+    "BouillotteHand",
+    "BouillotteRules",
+    "BouillotteSession",
+    "ConfigError",
+    "HandResult",
+    "preset",
+]

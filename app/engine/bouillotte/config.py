@@ -1,0 +1,167 @@
+"""House rules of a Bouillotte table: every option of rules/bouillotte.md, validated.
+
+The config is a frozen value. ``BouillotteRules.from_dict`` accepts only known fields with
+the right types, so a stored preset or a table log's ``rules`` can never smuggle in an option
+the engine does not enforce; ``to_dict`` writes back only the fields that differ from the
+defaults, as the table log requires.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from app.engine.base import EngineError
+
+
+class ConfigError(EngineError):
+    """A rules config that is malformed or asks for an impossible combination.
+
+    ``field`` names the offending option (None when several options conflict).
+    """
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(code, message)
+        self.field = field
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "direction": ("counter_clockwise", "clockwise"),
+    "ante_mode": ("all_plus_dealer", "dealer_only"),
+    "seating": ("draw", "as_joined"),
+}
+_BOOLS = ("buy_back", "mistigri", "brelans")
+_INTS = ("cave", "bonus_carre", "bonus_brelan")
+
+
+@dataclass(frozen=True, slots=True)
+class BouillotteRules:
+    """Every option of rules/bouillotte.md with its default (the section is in the comment)."""
+
+    direction: str = "counter_clockwise"  # introduction: play goes "to the right"
+    cave: int = 100  # §1
+    seating: str = "draw"  # §1
+    ante_mode: str = "all_plus_dealer"  # §2
+    buy_back: bool = False  # §3
+    mistigri: bool = False  # §6
+    brelans: bool = True  # §6
+    bonus_carre: int = 2  # §7
+    bonus_brelan: int = 1  # §7
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def step(self) -> int:
+        """Seat increment towards "the right": -1 counter-clockwise, +1 clockwise."""
+        return -1 if self.direction == "counter_clockwise" else 1
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BouillotteRules:
+        """Build rules from a mapping of the fields that differ from the defaults."""
+        if not isinstance(data, Mapping):
+            raise ConfigError("bad_rules", "The rules must be an object of option: value.")
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise ConfigError(
+                    "unknown_option", f"Unknown Bouillotte rule option {key!r}.", field=str(key)
+                )
+        for key, value in data.items():
+            _check_type(key, value)
+        return cls(**dict(data))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields that differ from the defaults (the table log's ``rules``)."""
+        default = BouillotteRules()
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(default, f.name)
+        }
+
+    def with_options(self, **changes: Any) -> BouillotteRules:
+        known = {f.name for f in fields(self)}
+        for key, value in changes.items():
+            if key not in known:
+                raise ConfigError("unknown_option", f"Unknown Bouillotte rule option {key!r}.", key)
+            _check_type(key, value)
+        return replace(self, **changes)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_type(key: str, value: object) -> None:
+    if key in _BOOLS:
+        if not isinstance(value, bool):
+            raise ConfigError("bad_option", f"Rule option {key!r} must be true or false.", key)
+    elif key in _CHOICES:
+        if value not in _CHOICES[key]:
+            options = ", ".join(_CHOICES[key])
+            raise ConfigError("bad_option", f"Rule option {key!r} must be one of: {options}.", key)
+    elif key in _INTS and not _is_int(value):
+        raise ConfigError("bad_option", f"Rule option {key!r} must be an integer.", key)
+
+
+def _validate(rules: BouillotteRules) -> None:
+    """Types, ranges and the combinations that make no sense.
+
+    Interpretations (rules/bouillotte.md §6, §7): ``mistigri`` is a kind of brelan, so it
+    cannot be on when ``brelans`` is off; with ``brelans: false`` there are no bonuses, so a
+    bonus that differs from its default would be an option the engine silently ignores and is
+    refused; a brelan carré outranks a brelan, so its bonus may not be smaller.
+    """
+    for f in fields(rules):
+        _check_type(f.name, getattr(rules, f.name))
+    if rules.cave < 1:
+        raise ConfigError("bad_option", "The cave must be at least 1 chip.", "cave")
+    for key in ("bonus_carre", "bonus_brelan"):
+        if getattr(rules, key) < 0:
+            raise ConfigError("bad_option", f"{key} cannot be negative.", key)
+    if rules.mistigri and not rules.brelans:
+        raise ConfigError(
+            "conflicting_options",
+            "mistigri is a brelan: it cannot be on when brelans is false.",
+        )
+    default = BouillotteRules.__dataclass_fields__
+    if not rules.brelans and (
+        rules.bonus_carre != default["bonus_carre"].default
+        or rules.bonus_brelan != default["bonus_brelan"].default
+    ):
+        raise ConfigError(
+            "conflicting_options",
+            "With brelans false there are no brelan bonuses: leave bonus_carre and "
+            "bonus_brelan at their defaults.",
+        )
+    if rules.bonus_carre < rules.bonus_brelan:
+        raise ConfigError(
+            "conflicting_options",
+            "bonus_carre cannot be smaller than bonus_brelan: a brelan carré is the better hand.",
+        )
+
+
+_PRESET_OPTIONS: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "high_stakes": {"brelans": False},
+    "mistigri": {"mistigri": True},
+    "buy_back": {"buy_back": True},
+    "dealer_antes": {"ante_mode": "dealer_only"},
+    "clockwise": {"direction": "clockwise"},
+}
+
+PRESETS: dict[str, BouillotteRules] = {
+    name: BouillotteRules.from_dict(options) for name, options in _PRESET_OPTIONS.items()
+}
+"""Named variants: the classic game (defaults), the high-stakes game without brelans (§6),
+brelan de mistigri (§6), straddle buy-back (§3), dealer-only antes (§2), clockwise play."""
+
+
+def preset(name: str, *, cave: int | None = None) -> BouillotteRules:
+    """A named preset, optionally with another cave."""
+    if name not in PRESETS:
+        raise ConfigError("unknown_preset", f"There is no Bouillotte preset named {name!r}.")
+    rules = PRESETS[name]
+    return rules if cave is None else rules.with_options(cave=cave)
