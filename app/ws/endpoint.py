@@ -136,13 +136,12 @@ async def _read(websocket: WebSocket, actor: TableActor, connection: Connection)
                     message=f"Messages may not exceed {MAX_FRAME_BYTES} bytes.",
                 ).frame()
             )
-            await asyncio.sleep(0)  # let the writer send it before closing
-            await websocket.close(code=CLOSE_TOO_BIG)
+            await _close(websocket, connection, CLOSE_TOO_BIG)
             return
         try:
             limiter.check("frames")
         except SalonError:
-            await websocket.close(code=CLOSE_POLICY)
+            await _close(websocket, connection, CLOSE_POLICY)
             return
         limiter.hit("frames")
         try:
@@ -156,6 +155,14 @@ async def _read(websocket: WebSocket, actor: TableActor, connection: Connection)
             connection.send(error_frame(error))
             continue
         await _dispatch(actor, connection, parsed, chat_limiter)
+
+
+async def _close(websocket: WebSocket, connection: Connection, code: int) -> None:
+    """Send what is already queued for this client (the error explaining why), then close."""
+    connection.closed = True
+    while not connection.outbox.empty():
+        await websocket.send_text(connection.outbox.get_nowait().decode())
+    await websocket.close(code=code)
 
 
 async def _dispatch(
