@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     db_pool_size: int = 10
     # Pause between the end of a hand and the next deal (seconds).
     next_hand_seconds: float = 4.0
+    # Table sockets: messages allowed per 2-second window (three times that closes the socket).
+    ws_messages_per_window: int = 20
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:

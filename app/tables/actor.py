@@ -532,7 +532,7 @@ class TableActor:
         number = table.hands_played + 1
         opening = [
             Event(
-                "hand_started",
+                "new_hand",
                 None,
                 {"number": number, "commitment": commitment(seed), "dealer": live.dealer},
             ),

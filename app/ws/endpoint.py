@@ -39,8 +39,8 @@ from app.ws.protocol import (
 
 router = APIRouter()
 
-# Per connection: 20 messages per 2 seconds; past three times that in the window, the socket closes.
-MESSAGES_PER_WINDOW = 20
+# Per connection: `ws_messages_per_window` messages (setting, default 20) per 2 seconds;
+# past three times that in the window, the socket closes.
 WINDOW_SECONDS = 2.0
 FLOOD_FACTOR = 3
 # Chat: 5 lines per 10 seconds.
@@ -116,8 +116,9 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
 
 
 async def _read(websocket: WebSocket, actor: TableActor, connection: Connection) -> None:
-    limiter = SlidingWindowLimiter(MESSAGES_PER_WINDOW * FLOOD_FACTOR, WINDOW_SECONDS)
-    soft = SlidingWindowLimiter(MESSAGES_PER_WINDOW, WINDOW_SECONDS)
+    per_window = websocket.app.state.settings.ws_messages_per_window
+    limiter = SlidingWindowLimiter(per_window * FLOOD_FACTOR, WINDOW_SECONDS)
+    soft = SlidingWindowLimiter(per_window, WINDOW_SECONDS)
     chat_limiter = SlidingWindowLimiter(CHAT_PER_WINDOW, CHAT_WINDOW_SECONDS)
     while True:
         message = await websocket.receive()

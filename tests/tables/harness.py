@@ -179,7 +179,12 @@ class Room:
 
 @asynccontextmanager
 async def open_room(
-    settings: Settings, db: Database, table: dict[str, Any], names: list[str], buy_in: int
+    settings: Settings,
+    db: Database,
+    table: dict[str, Any],
+    names: list[str],
+    buy_in: int,
+    **overrides: Any,
 ) -> AsyncIterator[Room]:
     """A club, members with 1000 chips, a table made by the owner, everyone seated in
     order, and a real server whose clock only moves when the test says so."""
@@ -187,7 +192,9 @@ async def open_room(
     for name in names:
         await add_member(db, name, chips=1000)
     clock = FakeClock()
-    app = create_app(settings.model_copy(update={"next_hand_seconds": 3.0}), clock=clock)
+    app = create_app(
+        settings.model_copy(update={"next_hand_seconds": 3.0, **overrides}), clock=clock
+    )
     async with serving(app) as host:
         owner = Player(host, "owner")
         await owner.login()
