@@ -147,6 +147,7 @@ class ClubPublic(Output):
     chip_unit: str
     signup_requires_approval: bool
     default_turn_seconds: int
+    members_may_create_tables: bool
 
 
 class ClubUpdate(Input):
@@ -154,6 +155,7 @@ class ClubUpdate(Input):
     chip_unit: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = None
     signup_requires_approval: StrictBool | None = None
     default_turn_seconds: Annotated[StrictInt, Field(ge=5, le=600)] | None = None
+    members_may_create_tables: StrictBool | None = None
 
 
 class InviteCreate(Input):

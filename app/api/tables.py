@@ -160,7 +160,7 @@ async def _live_actor(manager: TableManager, table: GameTable) -> TableActor:
     return await manager.actor(table.id)
 
 
-@router.post("/{table_id}/seat")
+@router.post("/{table_id}/seat", response_model_exclude_none=True)
 async def take_seat(
     table_id: TableId, body: SeatCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
@@ -171,7 +171,7 @@ async def take_seat(
     return SeatResult(**result)
 
 
-@router.post("/{table_id}/top-up")
+@router.post("/{table_id}/top-up", response_model_exclude_none=True)
 async def top_up(
     table_id: TableId, body: TopUpCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
@@ -180,7 +180,7 @@ async def top_up(
     return SeatResult(**await actor.call(TopUp(caller.user.id, body.amount, body.request_key)))
 
 
-@router.post("/{table_id}/sit-out")
+@router.post("/{table_id}/sit-out", response_model_exclude_none=True)
 async def sit_out(
     table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
@@ -189,7 +189,7 @@ async def sit_out(
     return SeatResult(**await actor.call(SitOut(caller.user.id, away=True)))
 
 
-@router.post("/{table_id}/sit-in")
+@router.post("/{table_id}/sit-in", response_model_exclude_none=True)
 async def sit_in(
     table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
@@ -198,7 +198,7 @@ async def sit_in(
     return SeatResult(**await actor.call(SitOut(caller.user.id, away=False)))
 
 
-@router.post("/{table_id}/stand")
+@router.post("/{table_id}/stand", response_model_exclude_none=True)
 async def stand(
     table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:

@@ -33,6 +33,7 @@ class ClubChanges:
     chip_unit: str | None = None
     signup_requires_approval: bool | None = None
     default_turn_seconds: int | None = None
+    members_may_create_tables: bool | None = None
 
 
 def _check(changes: ClubChanges) -> None:
@@ -53,7 +54,13 @@ def _check(changes: ClubChanges) -> None:
 async def update_club(session: AsyncSession, changes: ClubChanges) -> Club:
     _check(changes)
     club = await get_club(session)
-    for field in ("name", "chip_unit", "signup_requires_approval", "default_turn_seconds"):
+    for field in (
+        "name",
+        "chip_unit",
+        "signup_requires_approval",
+        "default_turn_seconds",
+        "members_may_create_tables",
+    ):
         value = getattr(changes, field)
         if value is not None:
             setattr(club, field, value)

@@ -156,6 +156,7 @@ async def club_settings(
     chip_unit: Annotated[str, Form(min_length=1, max_length=20)],
     default_turn_seconds: Annotated[str, Form(max_length=4)],
     signup_requires_approval: Annotated[str, Form(max_length=3)] = "",
+    members_may_create_tables: Annotated[str, Form(max_length=3)] = "",
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         await club.update_club(
@@ -164,6 +165,7 @@ async def club_settings(
                 name=name.strip(),
                 chip_unit=chip_unit.strip(),
                 signup_requires_approval=signup_requires_approval == "on",
+                members_may_create_tables=members_may_create_tables == "on",
                 default_turn_seconds=_int(default_turn_seconds, "Turn timer"),
             ),
         )

@@ -297,6 +297,7 @@ async def test_club_settings_can_be_changed_by_admins(
         "chip_unit": "jetons",
         "signup_requires_approval": True,
         "default_turn_seconds": 45,
+        "members_may_create_tables": False,
     }
     assert (await client.get("/api/club")).json()["name"] == "Le Salon"
     bad = await owner.patch(

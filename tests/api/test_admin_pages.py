@@ -101,6 +101,7 @@ async def test_club_settings_form_validates(app: FastAPI, db: Database) -> None:
             "name": "Le Cercle",
             "chip_unit": "jetons",
             "default_turn_seconds": "20",
+            "members_may_create_tables": "on",
         },
     )
     assert "Club settings saved." in ok.text
@@ -110,6 +111,7 @@ async def test_club_settings_form_validates(app: FastAPI, db: Database) -> None:
         "chip_unit": "jetons",
         "signup_requires_approval": False,
         "default_turn_seconds": 20,
+        "members_may_create_tables": True,
     }
 
 
