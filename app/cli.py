@@ -35,6 +35,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level="info",
         # Table frames are small; refuse large ones before they are read into memory.
         ws_max_size=64 * 1024,
+        # Compressing frames this small costs more time than it saves bytes.
+        ws_per_message_deflate=False,
     )
     return 0
 
@@ -144,6 +146,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_engine_bench(args.game, args.players, args.hands, args.seed)
 
 
+def cmd_bench_live(args: argparse.Namespace) -> int:
+    from app.commands.bench_live import run_live_bench
+
+    return run_live_bench(args.database_url, args.tables, args.actions, args.game, args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="salon", description="Salon: a club card room.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -186,6 +194,15 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--hands", type=int, default=2000)
     engine.add_argument("--seed", type=int)
     engine.set_defaults(func=cmd_bench)
+    live = bench_sub.add_parser(
+        "live", help="action latency at live tables over real WebSockets (scratch database)"
+    )
+    live.add_argument("--database-url", required=True, help="a scratch database to fill")
+    live.add_argument("--tables", type=int, default=1)
+    live.add_argument("--actions", type=int, default=300, help="actions timed per table")
+    live.add_argument("--game", choices=("bourre", "bouillotte"), default="bourre")
+    live.add_argument("--seed", type=int, default=1)
+    live.set_defaults(func=cmd_bench_live)
     return parser
 
 

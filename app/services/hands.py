@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ChatMessage, GameTable, Hand, HandAction, User
@@ -59,8 +59,10 @@ async def record_action(
     user_id: int | None,
     version: int,
 ) -> None:
-    session.add(
-        HandAction(
+    """Store one accepted action. One plain INSERT: this is on every action's path. The
+    table's version is not rewritten here; a restored table takes it from these rows."""
+    await session.execute(
+        insert(HandAction).values(
             hand_id=hand_id,
             seq=seq,
             seat=int(action["seat"]),
@@ -68,10 +70,9 @@ async def record_action(
             client_id=client_id,
             user_id=user_id,
             table_version=version,
+            created_at=utcnow(),
         )
     )
-    await _set_version(session, table_id, version)
-    await session.flush()
 
 
 async def _set_version(session: AsyncSession, table_id: int, version: int) -> None:
@@ -147,6 +148,16 @@ async def running_hand(session: AsyncSession, table_id: int) -> Hand | None:
         select(Hand).where(Hand.table_id == table_id, Hand.running.is_(True))
     )
     return found
+
+
+async def last_version(session: AsyncSession, table: GameTable) -> int:
+    """The table's latest event version: its own record, or a later stored action's."""
+    latest = await session.scalar(
+        select(func.max(HandAction.table_version))
+        .join(Hand, Hand.id == HandAction.hand_id)
+        .where(Hand.table_id == table.id)
+    )
+    return max(table.version, int(latest or 0))
 
 
 async def actions_of(session: AsyncSession, hand_id: int) -> list[HandAction]:

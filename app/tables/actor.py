@@ -192,8 +192,9 @@ class TableActor:
             self.pot = await ledger.balance_of(session, table_service.pot_key(self.table_id))
             running = await hand_store.running_hand(session, self.table_id)
             stored = await hand_store.actions_of(session, running.id) if running else []
-        self.events = EventLog(start_version=table.version)
-        self.game_version = table.version
+            version = await hand_store.last_version(session, table)
+        self.events = EventLog(start_version=version)
+        self.game_version = version
         if running is not None:
             await self._restore(running, stored)
         self._schedule_next_hand()

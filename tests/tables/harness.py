@@ -43,6 +43,7 @@ async def serving(app: FastAPI) -> AsyncIterator[str]:
         lifespan="on",
         ws_max_size=64 * 1024,
         timeout_graceful_shutdown=5,
+        ws_per_message_deflate=False,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
