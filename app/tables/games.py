@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from app.engine.base import Action, EngineError, Event, Game
 from app.engine.bouillotte import PRESETS as BOUILLOTTE_PRESETS
@@ -107,10 +107,16 @@ def _lowest(cards: Iterable[str]) -> str:
     return min(cards, key=lambda name: (rank_of(CARD_INDEX[name]), suit_of(CARD_INDEX[name])))
 
 
-class _BourreLiveHand:
-    def __init__(self, session: BourreSession, hand: BourreHand) -> None:
-        self._session = session
-        self._hand = hand
+SessionT = TypeVar("SessionT", BourreSession, BouillotteSession)
+HandT = TypeVar("HandT", BourreHand, BouillotteHand)
+
+
+class _EngineHand(Generic[SessionT, HandT]):
+    """What both games' hands offer the runtime in the same way."""
+
+    def __init__(self, session: SessionT, hand: HandT) -> None:
+        self._session: SessionT = session
+        self._hand: HandT = hand
 
     @property
     def game(self) -> Game:
@@ -128,6 +134,8 @@ class _BourreLiveHand:
     def dealt_in(self) -> frozenset[int]:
         return frozenset(self._hand.order)
 
+
+class _BourreLiveHand(_EngineHand[BourreSession, BourreHand]):
     def timeout_action(self, seat: int) -> Action:
         """What the timer does (issue of the live tables): pass at a declaration, keep every
         card at the draw (or, having taken the turned card, let go of the lowest), the
@@ -217,27 +225,7 @@ class BourreDriver:
         return None
 
 
-class _BouillotteLiveHand:
-    def __init__(self, session: BouillotteSession, hand: BouillotteHand) -> None:
-        self._session = session
-        self._hand = hand
-
-    @property
-    def game(self) -> Game:
-        return self._hand
-
-    @property
-    def start_events(self) -> list[Event]:
-        return self._hand.start_events
-
-    @property
-    def dealer(self) -> int:
-        return self._hand.dealer
-
-    @property
-    def dealt_in(self) -> frozenset[int]:
-        return frozenset(self._hand.order)
-
+class _BouillotteLiveHand(_EngineHand[BouillotteSession, BouillotteHand]):
     def timeout_action(self, seat: int) -> Action:
         """What the timer does (live-tables rules: "pass or fold"): decline a straddle or a
         buy-back, pass before the opening, decline to raise again in the continuation
