@@ -149,7 +149,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_bench_live(args: argparse.Namespace) -> int:
     from app.commands.bench_live import run_live_bench
 
-    return run_live_bench(args.database_url, args.tables, args.actions, args.game, args.seed)
+    return run_live_bench(
+        args.database_url, args.tables, args.actions, args.game, args.seed, args.think_ms
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -202,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     live.add_argument("--actions", type=int, default=300, help="actions timed per table")
     live.add_argument("--game", choices=("bourre", "bouillotte"), default="bourre")
     live.add_argument("--seed", type=int, default=1)
+    live.add_argument(
+        "--think-ms", type=int, default=0, help="robots pause about this long before acting"
+    )
     live.set_defaults(func=cmd_bench_live)
     return parser
 

@@ -5,7 +5,9 @@ API, and lets them play over real WebSockets. For every action it measures the t
 the moment the acting robot sends it to the moment the *last* seat at that table has
 received the resulting snapshot — the server's "received → last seat's broadcast sent"
 plus the loopback and the robots' own reading, so an upper bound of it. Prints median and
-p99 (milliseconds) and, last, a JSON line.
+p99 (milliseconds) and, last, a JSON line. ``--think-ms`` makes robots pause before acting
+like people do; without it every table acts as fast as the server answers, which measures
+the server at saturation.
 
 The database must be a scratch one (it is migrated and seeded with robot members); the
 command refuses a database that already has a club.
@@ -112,7 +114,9 @@ async def _wait_version(seat: _Seat, version: int) -> None:
         await seat.changed.wait()
 
 
-async def _play_table(seats: list[_Seat], actions: int, rng: random.Random) -> list[float]:
+async def _play_table(
+    seats: list[_Seat], actions: int, rng: random.Random, think: float
+) -> list[float]:
     samples: list[float] = []
     ids = 0
     while len(samples) < actions:
@@ -133,6 +137,10 @@ async def _play_table(seats: list[_Seat], actions: int, rng: random.Random) -> l
         if "min" in choice:
             low, high = choice.pop("min"), choice.pop("max")
             choice["amount"] = low if rng.random() < 0.8 else rng.randint(low, high)
+        if think:  # a person takes a moment; robots that never pause measure saturation
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            if actor.version != seats[0].version:
+                continue
         before = actor.version
         ids += 1
         message = {"type": "action", "id": f"b{ids}", "version": before, **choice}
@@ -145,7 +153,9 @@ async def _play_table(seats: list[_Seat], actions: int, rng: random.Random) -> l
     return samples
 
 
-async def _bench(url: str, tables: int, actions: int, game: str, seed: int) -> dict[str, Any]:
+async def _bench(
+    url: str, tables: int, actions: int, game: str, seed: int, think: float
+) -> dict[str, Any]:
     password = secrets.token_urlsafe(12)
     robots = max(PLAYERS_PER_TABLE, -(-tables * PLAYERS_PER_TABLE // TABLES_PER_ROBOT))
     await _seed(url, robots, password)
@@ -231,7 +241,10 @@ async def _bench(url: str, tables: int, actions: int, game: str, seed: int) -> d
         rng = random.Random(seed)
         started = time.perf_counter()
         results = await asyncio.gather(
-            *(_play_table(seats, actions, random.Random(rng.random())) for seats in table_seats)
+            *(
+                _play_table(seats, actions, random.Random(rng.random()), think)
+                for seats in table_seats
+            )
         )
         elapsed = time.perf_counter() - started
         for seats in table_seats:
@@ -249,6 +262,7 @@ async def _bench(url: str, tables: int, actions: int, game: str, seed: int) -> d
     return {
         "game": game,
         "tables": tables,
+        "think_ms": round(think * 1000),
         "actions": len(samples),
         "seconds": round(elapsed, 3),
         "actions_per_s": round(len(samples) / elapsed, 1),
@@ -259,17 +273,19 @@ async def _bench(url: str, tables: int, actions: int, game: str, seed: int) -> d
     }
 
 
-def run_live_bench(database_url: str, tables: int, actions: int, game: str, seed: int) -> int:
+def run_live_bench(
+    database_url: str, tables: int, actions: int, game: str, seed: int, think_ms: int = 0
+) -> int:
     from app.db.migrate import upgrade_head
 
     if tables < 1 or actions < 1:
         print("bench live: tables and actions must be at least 1", file=sys.stderr)
         return 2
     upgrade_head(database_url)
-    summary = asyncio.run(_bench(database_url, tables, actions, game, seed))
+    summary = asyncio.run(_bench(database_url, tables, actions, game, seed, think_ms / 1000))
     print(
-        f"{summary['game']}: {tables} table(s), {summary['actions']} actions in "
-        f"{summary['seconds']} s on {summary['database']}"
+        f"{summary['game']}: {tables} table(s), think {think_ms} ms, "
+        f"{summary['actions']} actions in {summary['seconds']} s on {summary['database']}"
     )
     print(
         f"action sent -> last seat received: median {summary['median_ms']} ms, "
