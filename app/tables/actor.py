@@ -82,6 +82,7 @@ class _Hand:
     row_id: int
     number: int
     seed: bytes
+    commitment: str
     live: LiveHand
     players: dict[int, int]  # seat → member id, as dealt
     stacks_before: list[int]
@@ -224,6 +225,7 @@ class TableActor:
             row_id=running.id,
             number=running.number,
             seed=seed,
+            commitment=running.commitment,
             live=live,
             players={int(k): int(v) for k, v in running.players["users"].items()},
             stacks_before=stacks,
@@ -310,19 +312,27 @@ class TableActor:
         connection.send(self._snapshot(connection))
 
     def _snapshot(self, connection: Connection) -> bytes:
-        seat = self.seat_of_user(connection.user_id)
+        return self._snapshot_for(self.seat_of_user(connection.user_id))
+
+    def _snapshot_for(self, seat: int | None) -> bytes:
         return SnapshotOut(version=self.events.version, view=self.view(seat)).frame()
 
     def _flush_closed(self) -> None:
         self.connections = {c for c in self.connections if not c.closed}
 
     def _broadcast(self, logged: list[LoggedEvent]) -> None:
+        """Send each connection the new events it may see, then its view. A view and its
+        frame are built once per seat (and once for all spectators), not per socket."""
+        events = [(event, _event_frame(event)) for event in logged]
+        snapshots: dict[int | None, bytes] = {}
         for connection in list(self.connections):
             seat = self.seat_of_user(connection.user_id)
-            for event in logged:
+            for event, frame in events:
                 if event.visible_to(seat):
-                    connection.send(_event_frame(event))
-            connection.send(self._snapshot(connection))
+                    connection.send(frame)
+            if seat not in snapshots:
+                snapshots[seat] = self._snapshot_for(seat)
+            connection.send(snapshots[seat])
 
     def _publish(self, events: list[Event]) -> list[LoggedEvent]:
         logged = [
@@ -346,7 +356,7 @@ class TableActor:
         if self.hand is not None:
             hand_view = {
                 "number": self.hand.number,
-                "commitment": commitment(self.hand.seed),
+                "commitment": self.hand.commitment,
                 **self.hand.live.game.view(seat),
             }
         return {
@@ -521,6 +531,7 @@ class TableActor:
             log.info("table %s: no hand dealt: %s", self.table_id, error.message)
             return
         names = self._names()
+        pledge = commitment(seed)
         header = {
             "format": "salon.table-log/1",
             "game": table.game,
@@ -535,7 +546,7 @@ class TableActor:
             Event(
                 "new_hand",
                 None,
-                {"number": number, "commitment": commitment(seed), "dealer": live.dealer},
+                {"number": number, "commitment": pledge, "dealer": live.dealer},
             ),
             *live.start_events,
         ]
@@ -546,7 +557,7 @@ class TableActor:
                 table_id=self.table_id,
                 number=number,
                 seed_hex=seed_to_hex(seed),
-                commitment=commitment(seed),
+                commitment=pledge,
                 header=header,
                 players={
                     "users": {str(k): v for k, v in players.items()},
@@ -559,6 +570,7 @@ class TableActor:
             row_id=row.id,
             number=number,
             seed=seed,
+            commitment=pledge,
             live=live,
             players=players,
             stacks_before=stacks,
