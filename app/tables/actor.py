@@ -23,7 +23,7 @@ from app.db.models import GameTable, TableSeat, TableStatus, User
 from app.db.session import Database
 from app.engine.base import Action, EngineError, Event
 from app.engine.rng import commitment, new_seed, seed_from_hex, seed_to_hex
-from app.errors import Conflict, InvalidInput, NotFound, SalonError
+from app.errors import Conflict, NotFound, SalonError
 from app.services import hands as hand_store
 from app.services import ledger
 from app.services import tables as table_service
@@ -46,7 +46,7 @@ from app.tables.commands import (
 )
 from app.tables.events import EventLog, LoggedEvent
 from app.tables.games import GameDriver, LiveHand, driver
-from app.ws.protocol import ChatOut, ErrorOut, EventOut, SnapshotOut
+from app.ws.protocol import ChatOut, EventOut, SnapshotOut
 
 log = logging.getLogger(__name__)
 
@@ -812,12 +812,4 @@ async def _seat_rows(session: Any, table_id: int) -> list[TableSeat]:
     )
 
 
-def error_frame(error: Exception, ref: str | None = None) -> bytes:
-    if isinstance(error, SalonError):
-        return ErrorOut(
-            code=error.code, message=error.message, ref=ref, details=error.details or None
-        ).frame()
-    return ErrorOut(code="server_error", message="Something went wrong.", ref=ref).frame()
-
-
-__all__ = ["ActionRefused", "InvalidInput", "RuntimeSettings", "TableActor", "error_frame"]
+__all__ = ["ActionRefused", "ActorGone", "RuntimeSettings", "TableActor"]

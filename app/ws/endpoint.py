@@ -22,7 +22,7 @@ from app.errors import SalonError
 from app.security.csrf import origin_allowed
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import auth
-from app.tables.actor import TableActor, error_frame
+from app.tables.actor import TableActor
 from app.tables.commands import Act, Chat, Connection, Join, Leave, Resync
 from app.tables.manager import TableManager
 from app.ws.protocol import (
@@ -34,6 +34,7 @@ from app.ws.protocol import (
     PongOut,
     ProtocolError,
     ResyncIn,
+    error_out,
     parse_client_frame,
 )
 
@@ -90,7 +91,7 @@ async def _serve(websocket: WebSocket, actor: TableActor, user: User) -> None:
     try:
         await actor.call(Join(connection, int(version) if version and version.isdigit() else None))
     except SalonError as error:
-        await websocket.send_text(error_frame(error).decode())
+        await websocket.send_text(error_out(error).decode())
         await websocket.close(code=CLOSE_POLICY)
         return
     writer = asyncio.create_task(_write(websocket, connection))
@@ -153,7 +154,7 @@ async def _read(websocket: WebSocket, actor: TableActor, connection: Connection)
             connection.send(ErrorOut(code=error.code, message=error.message).frame())
             continue
         except SalonError as error:
-            connection.send(error_frame(error))
+            connection.send(error_out(error))
             continue
         await _dispatch(actor, connection, parsed, chat_limiter)
 
@@ -185,4 +186,4 @@ async def _dispatch(
             await actor.call(Resync(connection, parsed.version))
     except SalonError as error:
         ref = parsed.id if isinstance(parsed, ActionIn) else None
-        connection.send(error_frame(error, ref))
+        connection.send(error_out(error, ref))

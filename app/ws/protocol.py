@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from app.errors import SalonError
 from app.security.text import has_control_chars
 
 MAX_FRAME_BYTES = 4096
@@ -121,6 +122,15 @@ class ErrorOut(_ServerMessage):
     # The client id of the action this answers, when it answers one.
     ref: str | None = None
     details: dict[str, Any] | None = None
+
+
+def error_out(error: Exception, ref: str | None = None) -> bytes:
+    """The error frame for a refusal (its stable code), or a generic one for a bug."""
+    if isinstance(error, SalonError):
+        return ErrorOut(
+            code=error.code, message=error.message, ref=ref, details=error.details or None
+        ).frame()
+    return ErrorOut(code="server_error", message="Something went wrong.", ref=ref).frame()
 
 
 class ChatOut(_ServerMessage):
