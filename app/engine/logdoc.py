@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.engine.base import EngineError
+from app.engine.rng import SeedError, seed_from_hex
 
 
 class MalformedLog(EngineError):
@@ -72,3 +73,19 @@ def expect_int(value: object, path: str, what: str, minimum: int | None = None) 
     if minimum is not None and value < minimum:
         raise MalformedLog(path, f"{what} must be at least {minimum}")
     return value
+
+
+def expect_seed(value: object, path: str) -> bytes:
+    """A hand's ``seed``: a hex string (spec/table-log.md)."""
+    if not isinstance(value, str):
+        raise MalformedLog(path, "the seed must be a hex string")
+    try:
+        return seed_from_hex(value)
+    except SeedError as err:
+        raise MalformedLog(path, str(err)) from None
+
+
+def expect_seats(value: object, path: str) -> tuple[int, ...]:
+    """A list of seat numbers, such as a hand's ``sitting_out``."""
+    items = expect_list(value, path, path.rsplit(".", 1)[-1])
+    return tuple(expect_int(seat, f"{path}[{i}]", "a seat", 0) for i, seat in enumerate(items))

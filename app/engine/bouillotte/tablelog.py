@@ -26,11 +26,13 @@ from app.engine.logdoc import (
     expect_int,
     expect_list,
     expect_object,
+    expect_seats,
+    expect_seed,
     is_int,
     quote,
     require,
 )
-from app.engine.rng import SeedError, seed_from_hex, seed_to_hex
+from app.engine.rng import seed_to_hex
 
 GAME = "bouillotte"
 ACTIONS = tuple(sorted(ACTION_KINDS))
@@ -111,18 +113,9 @@ def parse_hand(value: object, path: str) -> LoggedHand:
     if "deck" in obj:
         deck = _parse_deck(obj["deck"], f"{path}.deck")
     else:
-        text = obj["seed"]
-        if not isinstance(text, str):
-            raise MalformedLog(f"{path}.seed", "the seed must be a hex string")
-        try:
-            seed = seed_from_hex(text)
-        except SeedError as err:
-            raise MalformedLog(f"{path}.seed", str(err)) from None
+        seed = expect_seed(obj["seed"], f"{path}.seed")
     actions = expect_list(require(obj, "actions", path), f"{path}.actions", "actions")
-    away = expect_list(obj.get("sitting_out", []), f"{path}.sitting_out", "sitting_out")
-    sitting_out = tuple(
-        expect_int(seat, f"{path}.sitting_out[{i}]", "a seat", 0) for i, seat in enumerate(away)
-    )
+    sitting_out = expect_seats(obj.get("sitting_out", []), f"{path}.sitting_out")
     return LoggedHand(
         sitting_out=sitting_out,
         deck=deck,
