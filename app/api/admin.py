@@ -143,13 +143,14 @@ def _as_utc(moment: datetime | None) -> datetime | None:
         raise InvalidInput("invalid_time", "That time is out of range.") from None
 
 
-def _filter(
-    member_id: int | None,
-    kind: str | None,
-    actor_id: int | None,
-    since: datetime | None,
-    until: datetime | None,
+def ledger_filter(
+    member_id: QueryId = None,
+    kind: KindQuery = None,
+    actor_id: QueryId = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> ledger.EntryFilter:
+    """The ledger filters both the listing and the CSV export take from the query."""
     return ledger.EntryFilter(
         account_key=ledger.member_account_key(member_id) if member_id is not None else None,
         kind=kind,
@@ -159,18 +160,16 @@ def _filter(
     )
 
 
+LedgerFilterDep = Annotated[ledger.EntryFilter, Depends(ledger_filter)]
+
+
 @router.get("/ledger")
 async def whole_ledger(
     db: DbDep,
-    member_id: QueryId = None,
-    kind: KindQuery = None,
-    actor_id: QueryId = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    where: LedgerFilterDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> list[LedgerEntryPublic]:
-    where = _filter(member_id, kind, actor_id, since, until)
     async with db.transaction() as session:
         rows = await ledger.entries(session, where, limit=limit, offset=offset)
     return [LedgerEntryPublic.model_validate(row) for row in rows]
@@ -196,15 +195,7 @@ def _csv_cell(value: object) -> str:
 
 
 @router.get("/ledger.csv", response_class=StreamingResponse)
-async def ledger_csv(
-    db: DbDep,
-    member_id: QueryId = None,
-    kind: KindQuery = None,
-    actor_id: QueryId = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
-) -> StreamingResponse:
-    where = _filter(member_id, kind, actor_id, since, until)
+async def ledger_csv(db: DbDep, where: LedgerFilterDep) -> StreamingResponse:
     async with db.transaction() as session:
         rows = await ledger.entries(session, where, limit=None)
 
