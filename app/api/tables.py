@@ -25,7 +25,7 @@ from app.errors import Conflict, NotFound
 from app.security.tokens import same
 from app.services import tables as table_service
 from app.tables.actor import TableActor
-from app.tables.commands import Describe, SetStatus, Sit, SitOut, Stand, TopUp
+from app.tables.commands import Command, Describe, SetStatus, Sit, SitOut, Stand, TopUp
 from app.tables.manager import TableManager
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], dependencies=[Depends(csrf_protect)])
@@ -160,42 +160,60 @@ async def _live_actor(manager: TableManager, table: GameTable) -> TableActor:
     return await manager.actor(table.id)
 
 
+async def _ask(
+    db: DbDep,
+    manager: TableManager,
+    table_id: int,
+    caller: CurrentCaller,
+    command: Command,
+    invite_code: str | None = None,
+) -> Any:
+    """Send a command to a table the caller may see, and return the actor's answer."""
+    table, _ = await _visible_table(db, table_id, caller, invite_code)
+    actor = await _live_actor(manager, table)
+    return await actor.call(command)
+
+
 @router.post("/{table_id}/seat", response_model_exclude_none=True)
 async def take_seat(
     table_id: TableId, body: SeatCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
     """Sit down with a buy-in from your balance (the next free seat unless you pick one)."""
-    table, _ = await _visible_table(db, table_id, caller, body.invite_code)
-    actor = await _live_actor(manager, table)
-    result = await actor.call(Sit(caller.user.id, body.seat, body.buy_in, body.request_key))
-    return SeatResult(**result)
+    answer = await _ask(
+        db,
+        manager,
+        table_id,
+        caller,
+        Sit(caller.user.id, body.seat, body.buy_in, body.request_key),
+        invite_code=body.invite_code,
+    )
+    return SeatResult(**answer)
 
 
 @router.post("/{table_id}/top-up", response_model_exclude_none=True)
 async def top_up(
     table_id: TableId, body: TopUpCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
-    table, _ = await _visible_table(db, table_id, caller)
-    actor = await _live_actor(manager, table)
-    return SeatResult(**await actor.call(TopUp(caller.user.id, body.amount, body.request_key)))
+    answer = await _ask(
+        db, manager, table_id, caller, TopUp(caller.user.id, body.amount, body.request_key)
+    )
+    return SeatResult(**answer)
 
 
 @router.post("/{table_id}/sit-out", response_model_exclude_none=True)
 async def sit_out(
     table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
-    table, _ = await _visible_table(db, table_id, caller)
-    actor = await _live_actor(manager, table)
-    return SeatResult(**await actor.call(SitOut(caller.user.id, away=True)))
+    answer = await _ask(db, manager, table_id, caller, SitOut(caller.user.id, away=True))
+    return SeatResult(**answer)
 
 
 @router.post("/{table_id}/sit-in", response_model_exclude_none=True)
 async def sit_in(
     table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
-    table, _ = await _visible_table(db, table_id, caller)
-    actor = await _live_actor(manager, table)
-    return SeatResult(**await actor.call(SitOut(caller.user.id, away=False)))
+    answer = await _ask(db, manager, table_id, caller, SitOut(caller.user.id, away=False))
+    return SeatResult(**answer)
 
 
 @router.post("/{table_id}/stand", response_model_exclude_none=True)
@@ -203,17 +221,15 @@ async def stand(
     table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
     """Leave the table: the stack goes back to your balance now, or when your hand is over."""
-    table, _ = await _visible_table(db, table_id, caller)
-    actor = await _live_actor(manager, table)
-    return SeatResult(**await actor.call(Stand(caller.user.id)))
+    answer = await _ask(db, manager, table_id, caller, Stand(caller.user.id))
+    return SeatResult(**answer)
 
 
 async def _set_status(
     table_id: int, status: TableStatus, caller: AdminCaller, db: DbDep, manager: ManagerDep
 ) -> StatusPublic:
-    table, _ = await _visible_table(db, table_id, caller)
-    actor = await _live_actor(manager, table)
-    return StatusPublic(**await actor.call(SetStatus(status)))
+    answer = await _ask(db, manager, table_id, caller, SetStatus(status))
+    return StatusPublic(**answer)
 
 
 @router.post("/{table_id}/pause")
