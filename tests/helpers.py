@@ -69,15 +69,14 @@ async def add_member(
             status=status,
         )
         if chips:
-            await ledger.post(
+            await ledger.bank_transfer(
                 session,
+                member_id=user.id,
+                amount=chips,
+                grant=True,
                 idempotency_key=f"seed:{username}",
-                kind="grant",
                 reason="seed",
                 actor_id=None,
-                movements=[
-                    ledger.Movement(ledger.BANK_KEY, ledger.member_account_key(user.id), chips)
-                ],
             )
         return user.id
 

@@ -97,21 +97,16 @@ async def _move_chips(
 ) -> ChipMovementPublic:
     async with db.transaction() as session:
         await members.get_member(session, body.member_id)
-        member_key = ledger.member_account_key(body.member_id)
-        movement = (
-            ledger.Movement(ledger.BANK_KEY, member_key, body.amount)
-            if grant
-            else ledger.Movement(member_key, ledger.BANK_KEY, body.amount)
-        )
-        posted = await ledger.post(
+        posted = await ledger.bank_transfer(
             session,
+            member_id=body.member_id,
+            amount=body.amount,
+            grant=grant,
             idempotency_key=f"admin:{body.idempotency_key}",
-            kind="grant" if grant else "deduct",
             reason=body.reason,
             actor_id=caller.user.id,
-            movements=[movement],
         )
-        balance = await ledger.balance_of(session, member_key)
+        balance = await ledger.balance_of(session, ledger.member_account_key(body.member_id))
     return ChipMovementPublic(
         operation_id=posted.operation_id, replayed=posted.replayed, balance=balance
     )

@@ -66,17 +66,14 @@ async def _seed(url: str, robots: int, password: str) -> None:
                     role=Role.MEMBER,
                     status=MemberStatus.ACTIVE,
                 )
-                await ledger.post(
+                await ledger.bank_transfer(
                     session,
+                    member_id=user.id,
+                    amount=1_000_000,
+                    grant=True,
                     idempotency_key=f"bench:{n}",
-                    kind="grant",
                     reason="bench",
                     actor_id=None,
-                    movements=[
-                        ledger.Movement(
-                            ledger.BANK_KEY, ledger.member_account_key(user.id), 1_000_000
-                        )
-                    ],
                 )
     finally:
         await db.dispose()

@@ -82,15 +82,14 @@ async def seed_demo(db: Database, settings: Settings) -> str:
                 role=Role.MEMBER,
                 status=MemberStatus.ACTIVE,
             )
-            await ledger.post(
+            await ledger.bank_transfer(
                 session,
+                member_id=user.id,
+                amount=DEMO_CHIPS,
+                grant=True,
                 idempotency_key=f"demo:welcome:{name}",
-                kind="grant",
                 reason="Welcome chips",
                 actor_id=None,
-                movements=[
-                    ledger.Movement(ledger.BANK_KEY, ledger.member_account_key(user.id), DEMO_CHIPS)
-                ],
             )
     text = (
         f"  admin login:   admin / {admin_password}   (club owner)\n"

@@ -190,6 +190,31 @@ async def post(
     return Posted(operation_id=operation.id, replayed=False)
 
 
+async def bank_transfer(
+    session: AsyncSession,
+    *,
+    member_id: int,
+    amount: int,
+    grant: bool,
+    idempotency_key: str,
+    reason: str,
+    actor_id: int | None,
+) -> Posted:
+    """The club's bank gives a member chips (`grant`) or takes them back (never below zero):
+    the one way admins, the demo and tools put chips in or out of circulation."""
+    member = member_account_key(member_id)
+    return await post(
+        session,
+        idempotency_key=idempotency_key,
+        kind="grant" if grant else "deduct",
+        reason=reason,
+        actor_id=actor_id,
+        movements=[
+            Movement(BANK_KEY, member, amount) if grant else Movement(member, BANK_KEY, amount)
+        ],
+    )
+
+
 async def open_account(
     session: AsyncSession, key: str, kind: AccountKind, user_id: int | None = None
 ) -> Account:

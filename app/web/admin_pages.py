@@ -106,20 +106,15 @@ async def chips(
     async def action(session: Any, actor: Any) -> str:
         user = await members.get_member(session, _int(member_id, "Member"))
         chips_ = _int(amount, "Amount")
-        member_key = ledger.member_account_key(user.id)
         grant = direction == "grant"
-        move = (
-            ledger.Movement(ledger.BANK_KEY, member_key, chips_)
-            if grant
-            else ledger.Movement(member_key, ledger.BANK_KEY, chips_)
-        )
-        posted = await ledger.post(
+        posted = await ledger.bank_transfer(
             session,
+            member_id=user.id,
+            amount=chips_,
+            grant=grant,
             idempotency_key=f"admin:{chip_key}",
-            kind=direction,
             reason=reason,
             actor_id=actor.id,
-            movements=[move],
         )
         if posted.replayed:
             return "That form was already sent: nothing moved twice."
