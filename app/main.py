@@ -123,6 +123,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.state.settings = settings
     app.state.db = db
     app.state.tables = tables
+    app.state.latency = tables.latency
     app.state.secret_key = settings.resolved_secret_key()
     app.state.login_limiter = SlidingWindowLimiter(
         settings.login_max_failures, settings.login_window_seconds

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import StreamingResponse
 
 from app.api.deps import AdminCaller, DbDep, csrf_protect, require_admin
@@ -25,6 +25,7 @@ from app.api.schemas import (
     ClubUpdate,
     InviteCreate,
     InvitePublic,
+    LatencyPublic,
     LedgerEntryPublic,
     MemberPublic,
     MemberWithBalance,
@@ -35,6 +36,7 @@ from app.api.schemas import (
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
 from app.services import club, ledger, members
+from app.tables.latency import LatencyRecorder
 
 PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
 QueryId = Annotated[int | None, Query(ge=1, le=MAX_ID)]
@@ -256,3 +258,24 @@ async def create_invite(body: InviteCreate, caller: AdminCaller, db: DbDep) -> I
 async def revoke_invite(invite_id: PathId, db: DbDep) -> InvitePublic:
     async with db.transaction() as session:
         return InvitePublic.model_validate(await members.revoke_invite(session, invite_id))
+
+
+def _latency(request: Request) -> LatencyRecorder:
+    recorder: LatencyRecorder = request.app.state.latency
+    return recorder
+
+
+LatencyDep = Annotated[LatencyRecorder, Depends(_latency)]
+
+
+@router.get("/latency")
+async def latency(recorder: LatencyDep) -> LatencyPublic:
+    """Live tables since start-up (or the last reset): median and p99 time from an action
+    received to the last seated player's broadcast sent, in milliseconds."""
+    return LatencyPublic.model_validate(recorder.summary())
+
+
+@router.delete("/latency", status_code=204)
+async def reset_latency(recorder: LatencyDep) -> None:
+    """Forget the latencies measured so far (before a measurement)."""
+    recorder.reset()

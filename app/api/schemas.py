@@ -181,6 +181,15 @@ class AuditPublic(Output):
     problems: list[str]
 
 
+class LatencyPublic(Output):
+    """Live tables: time from an action received to the last seat's broadcast sent (ms)."""
+
+    count: int
+    median_ms: float | None
+    p99_ms: float | None
+    max_ms: float | None
+
+
 RequestKey = Annotated[StrictStr, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Chips = Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
 

@@ -46,6 +46,7 @@ from app.tables.commands import (
 )
 from app.tables.events import EventLog, LoggedEvent
 from app.tables.games import GameDriver, LiveHand, driver
+from app.tables.latency import BroadcastTracker, LatencyRecorder
 from app.ws.protocol import ChatOut, EventOut, SnapshotOut
 
 log = logging.getLogger(__name__)
@@ -93,12 +94,18 @@ class _Hand:
 
 class TableActor:
     def __init__(
-        self, table_id: int, db: Database, clock: Clock, settings: RuntimeSettings
+        self,
+        table_id: int,
+        db: Database,
+        clock: Clock,
+        settings: RuntimeSettings,
+        latency: LatencyRecorder,
     ) -> None:
         self.table_id = table_id
         self.db = db
         self.clock = clock
         self.settings = settings
+        self.latency = latency
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
         self.connections: set[Connection] = set()
         self.task: asyncio.Task[None] | None = None
@@ -320,11 +327,14 @@ class TableActor:
     def _flush_closed(self) -> None:
         self.connections = {c for c in self.connections if not c.closed}
 
-    def _broadcast(self, logged: list[LoggedEvent]) -> None:
+    def _broadcast(self, logged: list[LoggedEvent], received: float | None = None) -> None:
         """Send each connection the new events it may see, then its view. A view and its
-        frame are built once per seat (and once for all spectators), not per socket."""
+        frame are built once per seat (and once for all spectators), not per socket.
+        `received`: when the action that caused this arrived; the seated players' snapshots
+        then carry a tracker that records when the last of them has gone out."""
         events = [(event, _event_frame(event)) for event in logged]
         snapshots: dict[int | None, bytes] = {}
+        tracker = BroadcastTracker(self.latency, received) if received is not None else None
         for connection in list(self.connections):
             seat = self.seat_of_user(connection.user_id)
             for event, frame in events:
@@ -332,7 +342,9 @@ class TableActor:
                     connection.send(frame)
             if seat not in snapshots:
                 snapshots[seat] = self._snapshot_for(seat)
-            connection.send(snapshots[seat])
+            tagged = tracker if seat is not None else None
+            if connection.send(snapshots[seat], tagged) and tagged is not None:
+                tagged.pending += 1
 
     def _publish(self, events: list[Event]) -> list[LoggedEvent]:
         logged = [
@@ -434,10 +446,16 @@ class TableActor:
             cards=tuple(message.cards) if message.cards is not None else None,
             amount=message.amount,
         )
-        version = await self._apply(action, connection.user_id, message.id)
+        version = await self._apply(action, connection.user_id, message.id, command.received)
         return {"version": version}
 
-    async def _apply(self, action: Action, user_id: int | None, client_id: str | None) -> int:
+    async def _apply(
+        self,
+        action: Action,
+        user_id: int | None,
+        client_id: str | None,
+        received: float | None = None,
+    ) -> int:
         """Verify and apply one action, store it, then tell everyone."""
         hand = self.hand
         assert hand is not None
@@ -471,7 +489,7 @@ class TableActor:
         if client_id is not None and user_id is not None:
             self._remember(user_id, client_id, version)
         self.game_version = version
-        self._broadcast(self._publish(events))
+        self._broadcast(self._publish(events), received)
         if hand.live.game.is_over:
             await self._finish_hand()
         else:
@@ -628,11 +646,12 @@ class TableActor:
         self.turn_deadline = None
         self.game_version = version
         self.last_result = report
+        # Scheduled before the broadcast, so the result frames already carry the countdown.
+        if not self.closing:
+            self._schedule_next_hand()
         self._broadcast(self._publish(closing_events))
         if self.closing:
             await self._close()
-        else:
-            self._schedule_next_hand()
 
     def _names_at_deal(self, hand: _Hand) -> list[str]:
         names = self._names()
@@ -734,8 +753,8 @@ class TableActor:
         return {"left": True, "returned": returned}
 
     def _seats_changed(self, kind: str, seat: int | None) -> None:
-        self._broadcast(self._publish([Event(kind, seat, {})]))
         self._schedule_next_hand()
+        self._broadcast(self._publish([Event(kind, seat, {})]))
 
     async def _set_status(self, status: str) -> dict[str, Any]:
         assert self.table is not None
@@ -756,8 +775,8 @@ class TableActor:
         self.table = table
         if wanted == TableStatus.PAUSED:
             self.next_hand_at = None
-        self._broadcast(self._publish([Event(str(wanted), None, {})]))
         self._schedule_next_hand()
+        self._broadcast(self._publish([Event(str(wanted), None, {})]))
         return {"status": str(wanted)}
 
     async def _close(self) -> None:

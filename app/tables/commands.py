@@ -7,7 +7,11 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.tables.latency import BroadcastTracker
 from app.ws.protocol import ActionIn
+
+# A frame for a connection's writer, and what to tell once it has gone out (if anything).
+Outgoing = tuple[bytes, BroadcastTracker | None]
 
 
 @dataclass(eq=False)
@@ -18,18 +22,22 @@ class Connection:
 
     user_id: int
     username: str
-    outbox: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+    outbox: asyncio.Queue[Outgoing] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
     closed: bool = False
     close_code: int | None = None
 
-    def send(self, frame: bytes) -> None:
+    def send(self, frame: bytes, tracker: BroadcastTracker | None = None) -> bool:
+        """Queue a frame; False if it was dropped (the connection is closed or closing).
+        The writer calls `tracker.sent()` once the frame is out."""
         if self.closed:
-            return
+            return False
         try:
-            self.outbox.put_nowait(frame)
+            self.outbox.put_nowait((frame, tracker))
         except asyncio.QueueFull:
             self.closed = True
             self.close_code = 1008
+            return False
+        return True
 
 
 @dataclass(eq=False)
@@ -54,6 +62,8 @@ class Leave(Command):
 class Act(Command):
     connection: Connection
     message: ActionIn
+    # When the frame arrived (`time.perf_counter()`), for the latency measure.
+    received: float | None = None
 
 
 @dataclass(eq=False)

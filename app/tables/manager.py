@@ -18,6 +18,7 @@ from app.errors import RateLimited
 from app.services import tables as table_service
 from app.tables.actor import RuntimeSettings, TableActor
 from app.tables.clock import Clock
+from app.tables.latency import LatencyRecorder
 
 MAX_CONNECTIONS_PER_USER = 8
 
@@ -34,6 +35,8 @@ class TableManager:
         self.db = db
         self.clock = clock
         self.settings = settings
+        # Action-to-broadcast latency of every table, for the admins (GET /api/admin/latency).
+        self.latency = LatencyRecorder()
         self.actors: dict[int, TableActor] = {}
         self._lock = asyncio.Lock()
         self._connections: Counter[int] = Counter()
@@ -57,7 +60,7 @@ class TableManager:
             if actor is None or (actor.task is not None and actor.task.done()):
                 async with self.db.transaction() as session:
                     await table_service.get_table(session, table_id)  # NotFound if unknown
-                actor = TableActor(table_id, self.db, self.clock, self.settings)
+                actor = TableActor(table_id, self.db, self.clock, self.settings, self.latency)
                 actor.start()
                 self.actors[table_id] = actor
         await actor.ready.wait()

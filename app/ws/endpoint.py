@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -109,8 +110,10 @@ async def _serve(websocket: WebSocket, actor: TableActor, user: User) -> None:
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:
     while True:
-        frame = await connection.outbox.get()
+        frame, tracker = await connection.outbox.get()
         await websocket.send_text(frame.decode())
+        if tracker is not None:
+            tracker.sent()
         if connection.closed:  # fell too far behind: the table does not wait for anyone
             await websocket.close(code=connection.close_code or CLOSE_POLICY)
             return
@@ -123,6 +126,7 @@ async def _read(websocket: WebSocket, actor: TableActor, connection: Connection)
     chat_limiter = SlidingWindowLimiter(CHAT_PER_WINDOW, CHAT_WINDOW_SECONDS)
     while True:
         message = await websocket.receive()
+        received = time.perf_counter()
         if message["type"] == "websocket.disconnect":
             return
         frame: Any = (
@@ -156,14 +160,17 @@ async def _read(websocket: WebSocket, actor: TableActor, connection: Connection)
         except SalonError as error:
             connection.send(error_out(error))
             continue
-        await _dispatch(actor, connection, parsed, chat_limiter)
+        await _dispatch(actor, connection, parsed, chat_limiter, received)
 
 
 async def _close(websocket: WebSocket, connection: Connection, code: int) -> None:
     """Send what is already queued for this client (the error explaining why), then close."""
     connection.closed = True
     while not connection.outbox.empty():
-        await websocket.send_text(connection.outbox.get_nowait().decode())
+        frame, tracker = connection.outbox.get_nowait()
+        await websocket.send_text(frame.decode())
+        if tracker is not None:
+            tracker.sent()
     await websocket.close(code=code)
 
 
@@ -172,12 +179,13 @@ async def _dispatch(
     connection: Connection,
     parsed: ActionIn | ChatIn | PingIn | ResyncIn,
     chat_limiter: SlidingWindowLimiter,
+    received: float,
 ) -> None:
     try:
         if isinstance(parsed, PingIn):
             connection.send(PongOut(nonce=parsed.nonce).frame())
         elif isinstance(parsed, ActionIn):
-            await actor.call(Act(connection, parsed))
+            await actor.call(Act(connection, parsed, received))
         elif isinstance(parsed, ChatIn):
             chat_limiter.check("chat")
             chat_limiter.hit("chat")
