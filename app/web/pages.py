@@ -64,13 +64,13 @@ def redirect(url: str) -> RedirectResponse:
 
 @router.get("/")
 async def home(caller: OptionalCaller) -> RedirectResponse:
-    return redirect("/account" if caller else "/login")
+    return redirect("/lobby" if caller else "/login")
 
 
 @router.get("/login")
 async def login_page(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
     if caller:
-        return redirect("/account")
+        return redirect("/lobby")
     return await render(request, db, caller, "login.html")
 
 
@@ -92,7 +92,7 @@ async def login_form(
         return await render(
             request, db, caller, "login.html", error.status_code, error=error, username=username
         )
-    response = redirect("/account")
+    response = redirect("/lobby")
     set_login_cookies(response, request, settings, logged_in)
     return response
 
@@ -100,7 +100,7 @@ async def login_form(
 @router.get("/register")
 async def register_page(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
     if caller:
-        return redirect("/account")
+        return redirect("/lobby")
     return await render(
         request, db, caller, "register.html", invite_code=request.query_params.get("invite", "")
     )
@@ -143,7 +143,7 @@ async def register_form(
         )
     if logged_in is None:
         return await render(request, db, caller, "pending.html", member=user)
-    response = redirect("/account")
+    response = redirect("/lobby")
     set_login_cookies(response, request, settings, logged_in)
     return response
 

@@ -31,7 +31,7 @@ async def test_log_in_with_the_form_and_see_my_balance(
         "/login", data={"username": "rose", "password": PASSWORD, "csrf_token": token}
     )
     assert response.status_code == 303
-    assert response.headers["location"] == "/account"
+    assert response.headers["location"] == "/lobby"
     account = await client.get("/account")
     assert 'data-testid="balance">250<' in account.text
     assert "seed" in account.text  # the statement lists the grant's reason

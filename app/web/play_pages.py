@@ -1,0 +1,66 @@
+"""Pages where members play: the lobby and a table.
+
+Both are shells drawn by the ES modules under static/js from the REST API and the table
+WebSocket; the server renders only what the scripts need to start (the table's id and game,
+who is looking, the create-table choices) and a `<noscript>` note.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+
+from app.api.deps import DbDep, OptionalCaller
+from app.api.schemas import MAX_ID
+from app.errors import NotFound
+from app.services import club
+from app.services import tables as table_service
+from app.tables.games import DRIVERS
+from app.web.pages import redirect, render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/lobby")
+async def lobby_page(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
+    if caller is None:
+        return redirect("/login")
+    async with db.transaction() as session:
+        the_club = await club.get_club(session)
+    return await render(
+        request,
+        db,
+        caller,
+        "lobby.html",
+        can_create=caller.is_admin or the_club.members_may_create_tables,
+        chip_unit=the_club.chip_unit,
+        default_turn_seconds=the_club.default_turn_seconds,
+        presets={name: game.preset_names() for name, game in DRIVERS.items()},
+    )
+
+
+@router.get("/tables/{table_id}")
+async def table_page(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    table_id: Annotated[int, Path(ge=1, le=MAX_ID)],
+) -> Response:
+    if caller is None:
+        return redirect("/login")
+    try:
+        async with db.transaction() as session:
+            table = await table_service.get_table(session, table_id)
+            the_club = await club.get_club(session)
+    except NotFound as error:
+        return await render(request, db, caller, "error.html", 404, error=error)
+    return await render(
+        request,
+        db,
+        caller,
+        "table.html",
+        table=table,
+        chip_unit=the_club.chip_unit,
+    )

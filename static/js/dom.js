@@ -1,0 +1,28 @@
+// Small DOM helpers shared by the lobby and the table. Everything shown to the user is
+// set through textContent or attributes, never parsed as HTML, so names and chat stay text.
+
+/** Build an element: h("button", {class: "x", onclick: fn, text: "Go"}, child, …). */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = String(value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+/** Format a chip count the way people read them: 12 500. */
+export function chips(amount) {
+  return Number(amount ?? 0).toLocaleString("en-US").replace(/,/g, "\u202f");
+}
+
+export const GAME_NAMES = { bourre: "Bourré", bouillotte: "Bouillotte" };

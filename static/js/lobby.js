@@ -1,0 +1,145 @@
+// The lobby: every table the member may see, refreshed every few seconds, with a join button
+// that asks for the buy-in; and (where the club allows it) the form that opens a table.
+import { api, ApiError, requestKey } from "./api.js";
+import { chooseAmount } from "./buyin.js";
+import { h, chips, GAME_NAMES } from "./dom.js";
+
+const REFRESH_MS = 3000;
+const root = document.getElementById("lobby");
+const chipUnit = root.dataset.chipUnit;
+const me = root.dataset.username;
+const list = document.getElementById("table-list");
+const status = document.getElementById("lobby-status");
+let balance = 0;
+
+function stakes(table) {
+  if (table.game === "bouillotte") return `Cave ${chips(table.rules.cave ?? table.buy_in_min)}`;
+  const limit = table.rules.pot_limit ? ` · pot limit ${chips(table.rules.pot_limit)}` : "";
+  return `Ante ${chips(table.rules.ante ?? 1)}${limit} · buy-in ${chips(table.buy_in_min)}–${chips(table.buy_in_max)}`;
+}
+
+function stateLine(table) {
+  if (table.status === "paused") return "Paused";
+  if (table.status === "closing") return "Closing after this hand";
+  if (table.hand_in_progress) return `Hand ${table.hands_played + 1} in play`;
+  return table.seats.length >= 2 ? "Between hands" : "Waiting for players";
+}
+
+async function join(table) {
+  const amount = await chooseAmount({
+    title: `Join ${table.name}`,
+    min: table.buy_in_min,
+    max: table.buy_in_max,
+    balance,
+    chipUnit,
+  });
+  if (amount === null) return;
+  try {
+    await api(`/api/tables/${table.id}/seat`, {
+      method: "POST",
+      body: { buy_in: amount, request_key: requestKey() },
+    });
+    window.location.assign(`/tables/${table.id}`);
+  } catch (error) {
+    status.textContent = error instanceof ApiError ? error.message : String(error);
+  }
+}
+
+function row(table) {
+  const mine = table.seats.some((seat) => seat.username === me);
+  const full = table.seats.length >= table.seat_count;
+  const actions = [];
+  if (mine) {
+    actions.push(h("a", { class: "button", href: `/tables/${table.id}`, text: "Back to my seat" }));
+  } else {
+    if (!full && table.status !== "closed") {
+      actions.push(h("button", { type: "button", text: "Join", onclick: () => join(table) }));
+    }
+    if (table.allow_spectators) {
+      actions.push(h("a", { class: "button secondary", href: `/tables/${table.id}`, text: "Watch" }));
+    }
+  }
+  const players = table.seats.map((seat) => seat.name).join(", ") || "no one yet";
+  return h("li", { class: "table-row", dataset: { tableId: table.id, game: table.game } },
+    h("div", { class: "table-row-main" },
+      h("h2", {}, h("a", { href: `/tables/${table.id}`, text: table.name })),
+      h("p", { class: "table-row-game" },
+        h("span", { class: `game-badge game-badge--${table.game}`, text: GAME_NAMES[table.game] }),
+        table.private ? h("span", { class: "badge", text: "Private" }) : null,
+        " ", stakes(table)),
+      h("p", { class: "muted" },
+        h("span", { class: "seats-taken", text: `${table.seats.length}/${table.seat_count} seated` }),
+        ` · ${stateLine(table)}`,
+        table.spectators ? ` · ${table.spectators} watching` : "",
+        h("br"), `Players: ${players}`)),
+    h("div", { class: "table-row-actions" }, actions));
+}
+
+async function refresh() {
+  try {
+    const [tables, profile] = await Promise.all([api("/api/tables"), api("/api/me")]);
+    balance = profile.balance;
+    document.getElementById("my-balance").textContent = chips(balance);
+    const open = tables.filter((table) => table.status !== "closed");
+    list.replaceChildren(...open.map(row));
+    document.getElementById("no-tables").hidden = open.length > 0;
+    if (status.dataset.kind === "offline") {
+      status.textContent = "";
+      delete status.dataset.kind;
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      window.location.assign("/login");
+      return;
+    }
+    status.textContent = "Cannot reach the club's server; retrying…";
+    status.dataset.kind = "offline";
+  }
+}
+
+function setUpCreateForm() {
+  const form = document.getElementById("create-table");
+  if (!form) return;
+  const showGame = () => {
+    const game = form.elements.game.value;
+    for (const el of form.querySelectorAll("[data-game]")) {
+      el.hidden = el.dataset.game !== game;
+      for (const input of el.querySelectorAll("input, select")) input.disabled = el.hidden;
+    }
+    form.elements.seat_count.max = game === "bourre" ? 8 : 5;
+    form.elements.seat_count.min = game === "bourre" ? 2 : 3;
+  };
+  for (const radio of form.elements.game) radio.addEventListener("change", showGame);
+  showGame();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const f = form.elements;
+    const game = f.game.value;
+    const preset = game === "bourre" ? f.preset_bourre.value : f.preset_bouillotte.value;
+    const cave = Number(f.cave.value);
+    const body = {
+      name: f.name.value.trim(),
+      game,
+      seat_count: Number(f.seat_count.value),
+      turn_seconds: Number(f.turn_seconds.value),
+      private: f.private.checked,
+      allow_spectators: f.allow_spectators.checked,
+      rules: game === "bourre" ? { ante: Number(f.ante.value) } : { cave },
+      buy_in_min: game === "bourre" ? Number(f.buy_in_min.value) : cave,
+      buy_in_max: game === "bourre" ? Number(f.buy_in_max.value) : cave,
+    };
+    if (preset) body.preset = preset;
+    const problem = document.getElementById("create-error");
+    problem.textContent = "";
+    try {
+      const table = await api("/api/tables", { method: "POST", body });
+      window.location.assign(`/tables/${table.id}`);
+    } catch (error) {
+      problem.textContent = error.message;
+    }
+  });
+}
+
+setUpCreateForm();
+refresh();
+setInterval(refresh, REFRESH_MS);

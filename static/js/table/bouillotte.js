@@ -1,0 +1,148 @@
+// Bouillotte at the table (rules/bouillotte.md): caves, the upcard, the straddle chain, the
+// betting controls within the legal range, and the showdown with every hand face up, each
+// suit's points and the brelan bonuses.
+import { h, chips } from "../dom.js";
+import { cardElement, cardLabel, suitSymbol } from "../cards.js";
+
+const STATUS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };
+const PHASES = {
+  straddle: "straddles",
+  buy_back: "buy-back",
+  opening: "opening",
+  calls: "calls",
+  continuation: "continuation",
+  over: "over",
+};
+const RANKS = { brelan_carre: "Brelan carré", brelan: "Brelan", mistigri: "Mistigri brelan", points: "Points" };
+
+export function seatTags(handSeat, hand, seat) {
+  if (!handSeat || handSeat.status === "out") return [];
+  const tags = [STATUS[handSeat.status] ?? handSeat.status];
+  if (handSeat.stake) tags.push(`Bet ${chips(handSeat.stake)}`);
+  const straddles = hand.straddles.filter((s) => s.seat === seat && s.action !== "decline");
+  if (straddles.length) tags.push(straddles.some((s) => s.action === "buy_back") ? "Bought back" : "Straddled");
+  if (hand.opener === seat) tags.push("Opened");
+  return tags;
+}
+
+export function centre(view, ctx) {
+  const hand = view.hand;
+  const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
+  if (!hand) return [pot];
+  const nodes = [pot];
+  if (hand.dead_money) nodes.push(h("div", { class: "muted", text: `of which ${chips(hand.dead_money)} carried` }));
+  nodes.push(hand.upcard
+    ? h("div", { class: "upcard", "aria-label": `Upcard: ${cardLabel(hand.upcard)}` },
+      cardElement(hand.upcard, ctx.cardOptions), h("span", { class: "trump-label", text: "Upcard" }))
+    : h("div", { class: "upcard upcard--none muted", text: "Straddles before the deal" }));
+  const bits = [`Hand ${hand.number} · ${PHASES[hand.phase] ?? hand.phase}`];
+  if (hand.highest_stake) bits.push(`stake to match ${chips(hand.highest_stake)}`);
+  if (hand.opening_minimum) bits.push(`open at least ${chips(hand.opening_minimum)}`);
+  nodes.push(h("div", { class: "hand-info muted", text: bits.join(" · ") }));
+  return nodes;
+}
+
+function amountPicker(action, view, ctx) {
+  const { min, max } = action;
+  const pot = view.hand.pot;
+  const clamp = (v) => Math.max(min, Math.min(max, Math.round(v)));
+  const number = h("input", { type: "number", min, max, step: 1, value: min, class: "bet-number", "aria-label": `${action.action === "open" ? "Open" : "Raise"} amount` });
+  const slider = h("input", { type: "range", min, max, step: 1, value: min, class: "bet-slider", "aria-label": "Bet slider" });
+  const go = h("button", { type: "button", class: "primary", dataset: { action: action.action } });
+  const label = () => `${action.action === "open" ? "Open" : "Raise to"} ${chips(number.value)}`;
+  const set = (v) => { number.value = String(clamp(v)); slider.value = number.value; go.textContent = label(); };
+  slider.addEventListener("input", () => set(Number(slider.value)));
+  number.addEventListener("input", () => { slider.value = number.value; go.textContent = label(); });
+  go.addEventListener("click", () => ctx.act({ action: action.action, amount: clamp(Number(number.value)) }));
+  set(min);
+  const presets = [["Min", min], ["½ pot", min + pot / 2], ["Pot", min + pot], ["Max", max]]
+    .filter(([, v], i, all) => all.findIndex(([, w]) => clamp(w) === clamp(v)) === i)
+    .map(([text, v]) => h("button", { type: "button", class: "small secondary preset", text, onclick: () => set(v) }));
+  return h("div", { class: "bet-picker" }, h("div", { class: "presets" }, ...presets), slider, number, go);
+}
+
+export function myArea(view, ctx) {
+  const hand = view.hand;
+  const legal = hand?.legal_actions ?? [];
+  const cards = (hand?.hand ?? []).map((card) => {
+    const el = cardElement(card, ctx.cardOptions);
+    el.classList.add("my-card");
+    return el;
+  });
+  const controls = [];
+  const toCall = hand?.to_call ?? 0;
+  for (const action of legal) {
+    if (action.min !== undefined) {
+      controls.push(amountPicker(action, view, ctx));
+      continue;
+    }
+    const text = {
+      straddle: "Straddle",
+      decline: hand.phase === "continuation" ? "Stay" : "Decline",
+      buy_back: "Buy back",
+      pass: "Pass",
+      call: toCall ? `Call ${chips(toCall)}` : "Call (free)",
+      fold: "Fold",
+      all_in: "Va tout",
+    }[action.action] ?? action.action;
+    controls.push(h("button", {
+      type: "button",
+      class: action.action === "fold" || action.action === "decline" || action.action === "pass" ? "secondary" : "primary",
+      text,
+      dataset: { action: action.action },
+      onclick: () => ctx.act({ action: action.action }),
+    }));
+  }
+  let prompt = "";
+  if (legal.length) {
+    prompt = {
+      straddle: "Your turn: straddle (double the stake) or decline?",
+      buy_back: "Your turn: buy back the straddle?",
+      opening: "Your turn: open the betting or pass?",
+      calls: `Your turn: ${toCall ? `${chips(toCall)} to call` : "call, raise or fold"}.`,
+      continuation: "Your turn: the betting goes round again.",
+    }[hand.phase] ?? "Your turn.";
+  }
+  return { prompt, cards, controls };
+}
+
+export function result(report, ctx) {
+  const name = (username) => ctx.displayName(username);
+  const lines = [h("h2", { text: `Hand ${report.number}` })];
+  for (const pot of report.pots) {
+    lines.push(h("p", { class: "result-headline", dataset: { testid: "winner" } },
+      h("strong", { text: name(pot.winner) }), ` wins ${report.pots.length > 1 ? "a pot" : "the pot"} of ${chips(pot.amount)}.`));
+  }
+  if (!report.pots.length) {
+    lines.push(h("p", { class: "result-headline", text: "Everyone passed: the pot carries to the next hand." }));
+  }
+  const showdown = Object.entries(report.showdown ?? {});
+  if (showdown.length) {
+    lines.push(h("ul", { class: "showdown", "aria-label": "Showdown" },
+      ...showdown.map(([player, shown]) => h("li", { dataset: { player } },
+        h("span", { class: "result-name", text: name(player) }),
+        h("span", { class: "showdown-cards" }, ...shown.cards.map((c) => cardElement(c, ctx.cardOptions))),
+        h("span", { class: "tag", text: RANKS[shown.rank] ?? shown.rank.replace(/_/g, " ") }),
+        h("span", { class: "result-stack" }, `stack ${chips(report.stacks[player])}`, ctx.delta(player, report.stacks[player]))))));
+  }
+  const points = Object.entries(report.suit_points ?? {});
+  if (points.length) {
+    lines.push(h("p", { class: "suit-points", "aria-label": "Points by suit" }, "Points: ",
+      ...points.map(([suit, total]) => h("span", { class: `suit suit-${suit}`, text: `${suitSymbol(suit)} ${total} ` }))));
+  }
+  for (const bonus of report.bonuses ?? []) {
+    lines.push(h("p", { class: "bonus", text: `${name(bonus.from)} pays ${name(bonus.to)} a bonus of ${chips(bonus.amount)}.` }));
+  }
+  if (!showdown.length) {
+    lines.push(h("ul", { class: "result-players" },
+      ...report.players.map((player) => h("li", { dataset: { player } },
+        h("span", { class: "result-name", text: name(player) }),
+        h("span", { class: "result-stack" }, `stack ${chips(report.stacks[player])}`, ctx.delta(player, report.stacks[player]))))));
+  }
+  if (report.carry) lines.push(h("p", { class: "muted", text: `Carried to the next hand: ${chips(report.carry)}.` }));
+  return lines;
+}
+
+export function onEvent(event, ctx) {
+  if (["opened", "raised", "called", "all_in"].includes(event.kind)) ctx.sounds.card();
+}

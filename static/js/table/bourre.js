@@ -1,0 +1,169 @@
+// Bourré at the table (rules/bourre.md): the turned trump, the trick in play, the declaration,
+// the draw picker and the hand played card by card; at the end, who took the pot and who
+// went bourré.
+import { h, chips } from "../dom.js";
+import { cardElement, cardLabel, sortHand, suitName, suitSymbol } from "../cards.js";
+
+const STATUS = {
+  to_declare: "To speak",
+  deciding: "Deciding",
+  committed: "Has decided",
+  playing: "Playing",
+  passed: "Passed",
+  out: "Out",
+};
+const BUTTONS = { play: "Play", pass: "Pass", take_trump: "Take the trump card" };
+
+export function seatTags(handSeat, hand) {
+  if (!handSeat || handSeat.status === "out") return [];
+  const tags = [STATUS[handSeat.status] ?? handSeat.status];
+  if (hand.phase !== "declare" && handSeat.exchanged) tags.push(`Drew ${handSeat.exchanged}`);
+  if (handSeat.status === "playing" && (hand.phase === "tricks" || hand.phase === "over")) {
+    tags.push(handSeat.tricks === 1 ? "1 trick" : `${handSeat.tricks} tricks`);
+  }
+  return tags;
+}
+
+export function centre(view, ctx) {
+  const hand = view.hand;
+  const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
+  if (!hand) return [pot];
+  const trump = h("div", { class: "trump", "aria-label": `Trump: ${suitName(hand.trump)}` },
+    cardElement(hand.turned_card, ctx.cardOptions),
+    h("span", { class: "trump-label" }, "Trump ", h("strong", { class: `suit suit-${hand.trump}`, text: suitSymbol(hand.trump) })));
+  const trick = h("div", { class: "trick", "aria-label": "Cards in this trick" },
+    ...hand.trick.map(({ seat, card }) => {
+      const el = cardElement(card, ctx.cardOptions);
+      el.classList.add("trick-card");
+      el.dataset.seat = String(seat);
+      ctx.placeToward(el, seat, 0.45);
+      return el;
+    }));
+  const info = h("div", { class: "hand-info muted" },
+    `Hand ${hand.number} · ${hand.phase === "tricks" ? `trick ${hand.tricks.length + 1} of ${hand.hand_size}` : phaseName(hand.phase)}`,
+    hand.stock ? ` · ${hand.stock} in the stock` : "");
+  return [pot, trump, info, trick];
+}
+
+function phaseName(phase) {
+  return { declare: "declaration", second: "second declaration", draw: "the draw", tricks: "tricks", over: "over" }[phase] ?? phase;
+}
+
+function sameSet(a, b) {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+/** My cards and what I may do now. */
+export function myArea(view, ctx) {
+  const hand = view.hand;
+  const mine = hand?.hand ?? [];
+  const legal = hand?.legal_actions ?? [];
+  const myTurn = legal.length > 0;
+  const cardMoves = new Set(legal.filter((a) => a.action === "card").map((a) => a.card));
+  const discards = legal.filter((a) => a.action === "discard");
+  const drawing = discards.length > 0;
+  const cards = sortHand(mine, hand?.trump).map((card) => {
+    const button = h("button", {
+      type: "button",
+      class: "card-button",
+      "aria-label": cardLabel(card),
+      dataset: { card },
+    }, cardElement(card, ctx.cardOptions));
+    button.firstChild.setAttribute("aria-hidden", "true");
+    if (hand.phase === "tricks") {
+      const ok = cardMoves.has(card);
+      button.classList.toggle("is-legal", ok);
+      button.classList.toggle("is-disabled", !ok);
+      if (!ok) button.setAttribute("aria-disabled", "true");
+      // An illegal card is still sent: the server says why it cannot be played.
+      button.addEventListener("click", () => ctx.act({ action: "card", card }));
+    } else if (drawing) {
+      const selected = ctx.selected.has(card);
+      button.classList.toggle("is-selected", selected);
+      button.setAttribute("aria-pressed", String(selected));
+      button.addEventListener("click", () => {
+        if (ctx.selected.has(card)) ctx.selected.delete(card);
+        else ctx.selected.add(card);
+        ctx.rerender();
+      });
+    } else {
+      button.setAttribute("aria-disabled", "true");
+      button.classList.add("is-idle");
+    }
+    return button;
+  });
+
+  const controls = [];
+  let prompt = "";
+  if (drawing) {
+    const cap = Math.max(...discards.map((a) => a.cards.length));
+    const chosen = [...ctx.selected].filter((c) => mine.includes(c));
+    const match = discards.find((a) => sameSet(a.cards, chosen));
+    prompt = `Your turn: tap the cards to exchange (up to ${cap}), then confirm.`;
+    controls.push(
+      h("span", { class: "draw-cap", text: `${chosen.length} of at most ${cap} chosen` }),
+      h("button", {
+        type: "button",
+        class: "primary",
+        disabled: !match,
+        text: chosen.length ? `Exchange ${chosen.length}` : "Keep all",
+        onclick: () => ctx.act({ action: "discard", cards: chosen }),
+      }),
+    );
+    if (chosen.length) {
+      controls.push(h("button", { type: "button", class: "secondary", text: "Clear", onclick: () => { ctx.selected.clear(); ctx.rerender(); } }));
+    }
+  } else if (cardMoves.size) {
+    prompt = "Your turn: play a card.";
+  } else if (myTurn) {
+    prompt = hand.phase === "declare" || hand.phase === "second"
+      ? "Your turn: play this hand or pass?"
+      : "Your turn.";
+  }
+  for (const action of legal) {
+    if (action.action === "card" || action.action === "discard") continue;
+    controls.push(h("button", {
+      type: "button",
+      class: action.action === "pass" ? "secondary" : "primary",
+      text: BUTTONS[action.action] ?? action.action.replace(/_/g, " "),
+      dataset: { action: action.action },
+      onclick: () => ctx.act({ action: action.action }),
+    }));
+  }
+  if (!myTurn && hand?.my_declaration) {
+    prompt = `You chose to ${hand.my_declaration}; waiting for the others.`;
+  }
+  return { prompt, cards, controls };
+}
+
+/** The result of the hand just played, from the server's hand report. */
+export function result(report, ctx) {
+  const name = (username) => ctx.displayName(username);
+  const lines = [];
+  lines.push(h("h2", { text: `Hand ${report.number}` }));
+  if (report.winner) {
+    lines.push(h("p", { class: "result-headline", dataset: { testid: "winner" } },
+      h("strong", { text: name(report.winner) }), ` wins the pot of ${chips(report.pot)}.`));
+  } else {
+    lines.push(h("p", { class: "result-headline", text: `No one took the pot of ${chips(report.pot)}.` }));
+  }
+  const bourre = new Set(report.bourre);
+  lines.push(h("ul", { class: "result-players" },
+    ...report.players.map((player) => h("li", { dataset: { player } },
+      h("span", { class: "result-name", text: name(player) }),
+      h("span", { text: `${report.tricks[player] ?? 0} tricks` }),
+      bourre.has(player) ? h("span", { class: "tag tag-bourre", text: "Bourré" }) : null,
+      h("span", { class: "result-stack" }, `stack ${chips(report.stacks[player])}`, ctx.delta(player, report.stacks[player]))))));
+  if (report.bourre.length) {
+    lines.push(h("p", { dataset: { testid: "bourre-line" } },
+      `Went bourré: ${report.bourre.map(name).join(", ")} — ${report.bourre.length > 1 ? "each matches" : "matches"} the pot into the next one.`));
+  }
+  lines.push(h("p", { class: "muted", text: `Next pot: ${chips(report.carry)}. Trump was ${suitName(report.trump)}.` }));
+  return lines;
+}
+
+/** Animations and sounds for events as they arrive (the snapshot that follows redraws). */
+export function onEvent(event, ctx) {
+  if (event.kind === "card_played") ctx.sounds.card();
+  if (event.kind === "trick_won") ctx.flyTrick(event.data.cards, event.data.seat);
+}

@@ -1,0 +1,133 @@
+// The felt: seats placed around an oval with the viewer at the bottom, each showing name,
+// stack, dealer button, what the game says about that player, and — for the player to
+// act — a ring that empties as the turn timer runs down.
+import { h, chips } from "../dom.js";
+import { cardBackElement } from "../cards.js";
+
+const RING_RADIUS = 46;
+const RING_LENGTH = 2 * Math.PI * RING_RADIUS;
+
+/** Where seat `seat` sits, in percent of the felt, when `anchor` is at the bottom. */
+export function seatPosition(seat, anchor, count) {
+  const rel = (seat - anchor + count) % count;
+  const angle = (90 + (rel * 360) / count) * (Math.PI / 180);
+  return { x: 50 + 41 * Math.cos(angle), y: 50 + 39 * Math.sin(angle) };
+}
+
+export function place(el, { x, y }) {
+  el.style.setProperty("--x", `${x}%`);
+  el.style.setProperty("--y", `${y}%`);
+}
+
+function timerRing(secondsLeft, total) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", "timer-ring");
+  svg.setAttribute("aria-hidden", "true");
+  const track = document.createElementNS(ns, "circle");
+  const bar = document.createElementNS(ns, "circle");
+  for (const c of [track, bar]) {
+    c.setAttribute("cx", "50");
+    c.setAttribute("cy", "50");
+    c.setAttribute("r", String(RING_RADIUS));
+  }
+  track.setAttribute("class", "timer-track");
+  bar.setAttribute("class", "timer-bar");
+  bar.setAttribute("stroke-dasharray", String(RING_LENGTH));
+  const left = Math.max(0, Math.min(1, secondsLeft / Math.max(1, total)));
+  const from = RING_LENGTH * (1 - left);
+  bar.setAttribute("stroke-dashoffset", String(from));
+  svg.append(track, bar);
+  if (secondsLeft > 0) {
+    bar.animate(
+      [{ strokeDashoffset: from }, { strokeDashoffset: RING_LENGTH }],
+      { duration: secondsLeft * 1000, fill: "forwards", easing: "linear" },
+    );
+  }
+  return svg;
+}
+
+/**
+ * Draw every seat. `game` supplies the game's own words for a seat (status, tricks, stake).
+ * `onSit(seat)` is offered on empty seats when the viewer may sit down.
+ */
+export function renderSeats(container, view, game, { onSit, anchor }) {
+  const count = view.table.seat_count;
+  const hand = view.hand;
+  const toAct = new Set(hand?.to_act ?? []);
+  const bySeat = new Map(view.seats.map((s) => [s.seat, s]));
+  const me = view.you.seat;
+  const nodes = [];
+  for (let seat = 0; seat < count; seat += 1) {
+    const info = bySeat.get(seat);
+    const handSeat = hand?.seats?.[seat];
+    const el = h("div", {
+      class: "seat",
+      dataset: { seat: String(seat) },
+      "aria-label": info ? `Seat ${seat + 1}: ${info.name}` : `Seat ${seat + 1}: empty`,
+    });
+    place(el, seatPosition(seat, anchor, count));
+    if (!info) {
+      el.classList.add("seat--empty");
+      el.append(h("span", { class: "seat-empty", text: "Empty" }));
+      if (onSit && me === null && view.table.status !== "closed") {
+        el.append(h("button", { type: "button", class: "small sit-here", text: "Sit here", onclick: () => onSit(seat) }));
+      }
+      nodes.push(el);
+      continue;
+    }
+    const active = toAct.has(seat);
+    if (active) el.classList.add("seat--active");
+    if (seat === me) el.classList.add("seat--me");
+    if (info.sitting_out) el.classList.add("seat--away");
+    if (!info.connected) el.classList.add("seat--offline");
+    const stack = handSeat && handSeat.status !== "out" ? handSeat.stack : info.stack;
+    const avatar = h("div", { class: "avatar" }, h("span", { text: info.name.slice(0, 1).toUpperCase() }));
+    if (active && view.turn_ends_in !== null) {
+      avatar.append(timerRing(view.turn_ends_in, view.table.turn_seconds));
+    }
+    const dealer = hand ? hand.dealer : null;
+    const tags = game.seatTags(handSeat, hand, seat);
+    if (info.sitting_out) tags.push("Sitting out");
+    if (info.leaving) tags.push("Leaving");
+    if (!info.connected) tags.push("Offline");
+    const backs = handSeat && seat !== me && handSeat.cards > 0
+      ? h("div", { class: "seat-cards", "aria-label": `${handSeat.cards} cards` },
+        ...Array.from({ length: Math.min(handSeat.cards, 5) }, () => cardBackElement()))
+      : null;
+    el.append(...[
+      avatar,
+      h("div", { class: "seat-name", text: info.name }),
+      h("div", { class: "seat-stack", dataset: { testid: "stack" } }, chips(stack)),
+      tags.length ? h("div", { class: "seat-tags" }, ...tags.map((t) => h("span", { class: "tag", text: t }))) : null,
+      backs,
+      dealer === seat ? h("span", { class: "dealer-button", title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
+    ].filter(Boolean));
+    nodes.push(el);
+  }
+  container.replaceChildren(...nodes);
+}
+
+/** Animate copies of `cards` (elements) from where they are to the seat element. */
+export function flyTo(layer, cardEls, target) {
+  const felt = layer.getBoundingClientRect();
+  const dest = target.getBoundingClientRect();
+  for (const card of cardEls) {
+    const box = card.getBoundingClientRect();
+    const clone = card.cloneNode(true);
+    clone.classList.add("flying-card");
+    clone.style.setProperty("left", `${box.left - felt.left}px`);
+    clone.style.setProperty("top", `${box.top - felt.top}px`);
+    clone.style.setProperty("width", `${box.width}px`);
+    layer.append(clone);
+    const dx = dest.left + dest.width / 2 - (box.left + box.width / 2);
+    const dy = dest.top + dest.height / 2 - (box.top + box.height / 2);
+    const motion = clone.animate(
+      [{ transform: "translate(0, 0) scale(1)", opacity: 1 },
+        { transform: `translate(${dx}px, ${dy}px) scale(0.4)`, opacity: 0.2 }],
+      { duration: 650, delay: 450, easing: "ease-in", fill: "forwards" },
+    );
+    motion.finished.then(() => clone.remove(), () => clone.remove());
+  }
+}

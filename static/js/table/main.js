@@ -1,0 +1,345 @@
+// The live table: one WebSocket feeds snapshots (the viewer's whole view) and events (for
+// animations and sounds); every snapshot redraws the felt, the viewer's cards and controls.
+// The server decides everything; this page only shows and asks.
+import { api, ApiError, requestKey } from "../api.js";
+import { chooseAmount } from "../buyin.js";
+import { cardElement } from "../cards.js";
+import { h, chips } from "../dom.js";
+import * as bouillotte from "./bouillotte.js";
+import * as bourre from "./bourre.js";
+import { appendChat } from "./chat.js";
+import { flyTo, place, renderSeats, seatPosition } from "./felt.js";
+import { setSound, soundOn, sounds } from "./sound.js";
+import { TableSocket } from "./socket.js";
+
+const COLOUR_KEY = "salon.fourColour";
+const root = document.getElementById("table-app");
+const tableId = Number(root.dataset.tableId);
+const chipUnit = root.dataset.chipUnit;
+const game = root.dataset.game === "bouillotte" ? bouillotte : bourre;
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  view: null,
+  version: -1,
+  handNumber: null,
+  phase: null,
+  stacksBefore: {},
+  turnKey: null,
+  nextHandAt: null,
+  turnEndsAt: null,
+};
+const selected = new Set();
+
+const ctx = {
+  selected,
+  sounds,
+  get cardOptions() {
+    return { fourColour: localStorage.getItem(COLOUR_KEY) === "on" };
+  },
+  rerender: () => render(),
+  act(fields) {
+    if (!socket.act(fields, state.version)) toast("You are offline; reconnecting…");
+  },
+  placeToward(el, seat, share) {
+    const view = state.view;
+    const spot = seatPosition(seat, anchor(view), view.table.seat_count);
+    place(el, { x: 50 + (spot.x - 50) * share, y: 50 + (spot.y - 50) * share });
+  },
+  displayName(username) {
+    return state.view?.seats.find((s) => s.username === username)?.name ?? username;
+  },
+  delta(username, after) {
+    const before = state.stacksBefore[username];
+    if (before === undefined || after === undefined || before === after) return null;
+    const diff = after - before;
+    return h("span", { class: diff > 0 ? "delta up" : "delta down", text: ` (${diff > 0 ? "+" : "−"}${chips(Math.abs(diff))})` });
+  },
+  flyTrick(cards, winner) {
+    const target = document.querySelector(`#seats .seat[data-seat="${winner}"]`);
+    if (!target) return;
+    const temps = [];
+    const els = cards.map((card) => {
+      const shown = document.querySelector(`#centre .trick-card[data-card="${card}"]`);
+      if (shown) return shown;
+      const temp = cardElement(card, ctx.cardOptions);
+      temp.classList.add("trick-card", "trick-card--temp");
+      $("flying").append(temp);
+      temps.push(temp);
+      return temp;
+    });
+    flyTo($("flying"), els, target);
+    for (const temp of temps) temp.remove();
+  },
+};
+
+function anchor(view) {
+  return view.you.seat ?? 0;
+}
+
+let toastTimer = null;
+function toast(message) {
+  const el = $("toast");
+  el.textContent = message;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+function setConnection(status, detail) {
+  const el = $("connection");
+  el.dataset.state = status;
+  el.textContent = {
+    connecting: "Connecting…",
+    open: "Connected",
+    reconnecting: "Reconnecting…",
+    stopped: detail ?? "Disconnected",
+  }[status];
+}
+
+// ---------------------------------------------------------------- frames
+
+function onSnapshot(frame) {
+  const view = frame.view;
+  const hand = view.hand;
+  if (hand && hand.number !== state.handNumber) {
+    state.handNumber = hand.number;
+    selected.clear();
+    state.stacksBefore = Object.fromEntries(view.seats.map((s) => [s.username, s.stack]));
+  }
+  if (hand?.phase !== state.phase) {
+    selected.clear();
+    state.phase = hand?.phase ?? null;
+  }
+  const myTurn = Boolean(hand?.legal_actions?.length);
+  const turnKey = myTurn ? `${hand.number}:${frame.version}` : null;
+  if (myTurn && state.turnKey === null) {
+    sounds.yourTurn();
+    // On a phone the controls sit below the felt: bring them into view when it is my turn.
+    requestAnimationFrame(() => $("me").scrollIntoView({ block: "nearest", behavior: "smooth" }));
+  }
+  state.turnKey = turnKey;
+  state.view = view;
+  state.version = frame.version;
+  const now = performance.now();
+  state.nextHandAt = view.next_hand_in === null ? null : now + view.next_hand_in * 1000;
+  state.turnEndsAt = view.turn_ends_in === null ? null : now + view.turn_ends_in * 1000;
+  render();
+}
+
+function onFrame(frame) {
+  switch (frame.type) {
+    case "snapshot":
+      onSnapshot(frame);
+      break;
+    case "event":
+      game.onEvent(frame, ctx);
+      if (frame.kind === "hand_over" && state.view?.you.seat !== null) {
+        const me = state.view.seats.find((s) => s.seat === state.view.you.seat);
+        const won = me && (frame.data.winner === me.username || (frame.data.pots ?? []).some((p) => p.winner === me.username));
+        if (won) sounds.win();
+      }
+      break;
+    case "error":
+      toast(frame.message);
+      if (frame.code === "stale_version") socket.resync();
+      break;
+    case "chat":
+      appendChat($("chat-log"), frame);
+      break;
+    default:
+      break;
+  }
+}
+
+// ---------------------------------------------------------------- drawing
+
+function waitingFor(view) {
+  const names = (view.hand?.to_act ?? []).map((seat) => view.seats.find((s) => s.seat === seat)?.name ?? `seat ${seat + 1}`);
+  if (!names.length) return "";
+  return names.length > 1 ? `Waiting for ${names.length} players to decide.` : `Waiting for ${names[0]}.`;
+}
+
+function renderMine(view) {
+  const me = view.you.seat;
+  const seat = view.seats.find((s) => s.seat === me);
+  let prompt = "";
+  let cards = [];
+  let controls = [];
+  if (me === null) {
+    const free = view.seats.length < view.table.seat_count;
+    prompt = `You are watching.${free ? " Choose an empty seat to join." : ""}`;
+    if (view.hand) prompt += ` ${waitingFor(view)}`;
+  } else if (view.hand && view.hand.hand !== undefined) {
+    ({ prompt, cards, controls } = game.myArea(view, ctx));
+    if (!prompt) prompt = view.hand.phase === "over" ? "Hand over." : waitingFor(view);
+  } else if (seat?.sitting_out) {
+    prompt = "You are sitting out. Press “Come back” to be dealt in.";
+  } else if (view.hand) {
+    prompt = `You join at the next hand. ${waitingFor(view)}`;
+  } else if (view.next_hand_in !== null) {
+    prompt = "Next hand soon.";
+  } else {
+    prompt = "Waiting for more players to sit down.";
+  }
+  $("prompt").textContent = prompt;
+  $("prompt").classList.toggle("prompt--turn", Boolean(view.hand?.legal_actions?.length));
+  const handEl = $("my-hand");
+  const focused = document.activeElement?.closest?.("#my-hand [data-card]")?.dataset.card;
+  handEl.replaceChildren(...cards);
+  const buttons = [...handEl.querySelectorAll("button")];
+  const first = buttons.find((b) => b.dataset.card === focused) ?? buttons.find((b) => b.classList.contains("is-legal")) ?? buttons[0];
+  for (const b of buttons) b.tabIndex = b === first ? 0 : -1;
+  if (focused && first) first.focus();
+  $("controls").replaceChildren(...controls);
+}
+
+function renderResult(view) {
+  const panel = $("result");
+  const report = view.hand ? null : view.last_result;
+  if (!report) {
+    panel.hidden = true;
+    panel.replaceChildren();
+    return;
+  }
+  panel.hidden = false;
+  panel.replaceChildren(
+    ...game.result(report, ctx),
+    h("p", { class: "next-hand", id: "next-hand" }),
+    h("button", { type: "button", class: "small secondary", text: "Hide", onclick: () => { panel.hidden = true; } }),
+  );
+  tick();
+}
+
+function renderToolbar(view) {
+  const seat = view.seats.find((s) => s.seat === view.you.seat);
+  const seated = Boolean(seat);
+  $("sit-out").hidden = !seated;
+  $("top-up").hidden = !seated;
+  $("stand-up").hidden = !seated;
+  if (seat) {
+    $("sit-out").textContent = seat.sitting_out ? "Come back" : "Sit out";
+    $("stand-up").textContent = seat.leaving ? "Leaving after this hand" : "Stand up";
+    $("stand-up").disabled = seat.leaving;
+  }
+  $("sound-toggle").setAttribute("aria-pressed", String(soundOn()));
+  $("colour-toggle").setAttribute("aria-pressed", String(ctx.cardOptions.fourColour));
+  $("table-name").textContent = view.table.name + (view.table.status === "paused" ? " (paused)" : "");
+}
+
+function render() {
+  const view = state.view;
+  if (!view) return;
+  root.classList.toggle("is-spectator", view.you.seat === null);
+  renderSeats($("seats"), view, game, { onSit: sitDown, anchor: anchor(view) });
+  $("centre").replaceChildren(...game.centre(view, ctx));
+  renderMine(view);
+  renderResult(view);
+  renderToolbar(view);
+}
+
+function tick() {
+  const el = document.getElementById("next-hand");
+  if (!el) return;
+  if (state.nextHandAt === null) {
+    el.textContent = "";
+    return;
+  }
+  const seconds = Math.max(0, Math.ceil((state.nextHandAt - performance.now()) / 1000));
+  el.textContent = seconds > 0 ? `Next hand in ${seconds} s` : "Dealing…";
+}
+setInterval(tick, 250);
+
+// ---------------------------------------------------------------- seat controls
+
+async function balance() {
+  return (await api("/api/me")).balance;
+}
+
+async function sitDown(seat) {
+  const table = state.view.table;
+  try {
+    const amount = await chooseAmount({
+      title: `Sit at seat ${seat + 1}`,
+      min: table.buy_in_min,
+      max: table.buy_in_max,
+      balance: await balance(),
+      chipUnit,
+    });
+    if (amount === null) return;
+    await api(`/api/tables/${tableId}/seat`, { method: "POST", body: { seat, buy_in: amount, request_key: requestKey() } });
+  } catch (error) {
+    toast(error instanceof ApiError ? error.message : String(error));
+  }
+}
+
+async function post(path, body) {
+  try {
+    await api(`/api/tables/${tableId}/${path}`, { method: "POST", body });
+  } catch (error) {
+    toast(error instanceof ApiError ? error.message : String(error));
+  }
+}
+
+$("sit-out").addEventListener("click", () => {
+  const seat = state.view?.seats.find((s) => s.seat === state.view.you.seat);
+  if (seat) post(seat.sitting_out ? "sit-in" : "sit-out");
+});
+$("stand-up").addEventListener("click", () => {
+  if (window.confirm("Stand up? Your stack goes back to your balance when your hand is over.")) post("stand");
+});
+$("top-up").addEventListener("click", async () => {
+  const table = state.view.table;
+  const seat = state.view.seats.find((s) => s.seat === state.view.you.seat);
+  const fixed = root.dataset.game === "bouillotte";
+  try {
+    const amount = await chooseAmount({
+      title: "Top up",
+      min: fixed ? table.buy_in_min : 1,
+      max: fixed ? table.buy_in_min : Math.max(1, table.buy_in_max - (seat?.stack ?? 0)),
+      balance: await balance(),
+      chipUnit,
+      confirm: "Top up",
+    });
+    if (amount !== null) await post("top-up", { amount, request_key: requestKey() });
+  } catch (error) {
+    toast(error instanceof ApiError ? error.message : String(error));
+  }
+});
+$("sound-toggle").addEventListener("click", () => {
+  setSound(!soundOn());
+  if (soundOn()) sounds.card();
+  render();
+});
+$("colour-toggle").addEventListener("click", () => {
+  localStorage.setItem(COLOUR_KEY, ctx.cardOptions.fourColour ? "off" : "on");
+  render();
+});
+
+// Keyboard play: arrows move between my cards, Enter (or Space) plays the focused one.
+$("my-hand").addEventListener("keydown", (event) => {
+  const buttons = [...$("my-hand").querySelectorAll("button")];
+  const at = buttons.indexOf(document.activeElement);
+  if (at < 0) return;
+  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+  let next = null;
+  if (step) next = buttons[(at + step + buttons.length) % buttons.length];
+  if (event.key === "Home") next = buttons[0];
+  if (event.key === "End") next = buttons[buttons.length - 1];
+  if (!next) return;
+  event.preventDefault();
+  for (const b of buttons) b.tabIndex = b === next ? 0 : -1;
+  next.focus();
+});
+
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = event.target.elements.text;
+  const text = input.value.trim();
+  if (!text) return;
+  if (socket.send({ type: "chat", text })) input.value = "";
+  else toast("You are offline; reconnecting…");
+});
+
+const socket = new TableSocket(tableId, onFrame, setConnection);
+socket.connect();
