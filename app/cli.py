@@ -150,7 +150,13 @@ def cmd_bench_live(args: argparse.Namespace) -> int:
     from app.commands.bench_live import run_live_bench
 
     return run_live_bench(
-        args.database_url, args.tables, args.actions, args.game, args.seed, args.think_ms
+        args.database_url,
+        args.tables,
+        args.actions,
+        args.game,
+        args.seed,
+        args.think_ms,
+        args.clients,
     )
 
 
@@ -206,6 +212,9 @@ def build_parser() -> argparse.ArgumentParser:
     live.add_argument("--seed", type=int, default=1)
     live.add_argument(
         "--think-ms", type=int, default=0, help="robots pause about this long before acting"
+    )
+    live.add_argument(
+        "--clients", type=int, default=1, help="spread the robots' sockets over N processes"
     )
     live.set_defaults(func=cmd_bench_live)
     return parser

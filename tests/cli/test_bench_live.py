@@ -18,6 +18,25 @@ def test_bench_live_prints_latency_figures(tmp_path: Path) -> None:
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["tables"] == 1 and summary["actions"] == 6
     assert 0 < summary["median_ms"] <= summary["p99_ms"] <= summary["max_ms"]
+    # The server timed the same actions, and its figure is part of the end to end one.
+    assert summary["server_actions"] == 6
+    assert 0 < summary["server_median_ms"] <= summary["server_p99_ms"] <= summary["max_ms"]
+    assert "server: action received -> last seat's broadcast sent" in result.stdout
     again = salon("bench", "live", "--database-url", url, env=env)
     assert again.returncode != 0
     assert "use a scratch one" in again.stderr
+
+
+def test_bench_live_buys_new_caves_and_spreads_its_clients(tmp_path: Path) -> None:
+    """At Bouillotte a hand needs three players with chips: robots whose cave is gone buy
+    a new one between hands, or the table stops dealing and the bench waits forever."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bench.db'}"
+    result = salon(
+        "bench", "live", "--database-url", url, "--game", "bouillotte",
+        "--tables", "2", "--actions", "60", "--clients", "2",
+        env=salon_env(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["clients"] == 2 and summary["actions"] == 120
+    assert summary["server_actions"] == 120
