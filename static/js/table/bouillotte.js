@@ -139,7 +139,10 @@ export function result(report, ctx) {
         h("span", { class: "result-name", text: name(player) }),
         h("span", { class: "result-stack" }, `stack ${chips(report.stacks[player])}`, ctx.delta(player, report.stacks[player]))))));
   }
-  if (report.carry) lines.push(h("p", { class: "muted", text: `Carried to the next hand: ${chips(report.carry)}.` }));
+  if (report.carry) {
+    lines.push(h("p", { class: "muted" }, "Carried to the next hand: ",
+      h("span", { dataset: { testid: "carry" }, text: chips(report.carry) }), "."));
+  }
   return lines;
 }
 

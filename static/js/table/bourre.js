@@ -158,7 +158,8 @@ export function result(report, ctx) {
     lines.push(h("p", { dataset: { testid: "bourre-line" } },
       `Went bourré: ${report.bourre.map(name).join(", ")} — ${report.bourre.length > 1 ? "each matches" : "matches"} the pot into the next one.`));
   }
-  lines.push(h("p", { class: "muted", text: `Next pot: ${chips(report.carry)}. Trump was ${suitName(report.trump)}.` }));
+  lines.push(h("p", { class: "muted" }, "Next pot: ", h("span", { dataset: { testid: "carry" }, text: chips(report.carry) }),
+    `. Trump was ${suitName(report.trump)}.`));
   return lines;
 }
 

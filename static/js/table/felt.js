@@ -129,5 +129,7 @@ export function flyTo(layer, cardEls, target) {
       { duration: 650, delay: 450, easing: "ease-in", fill: "forwards" },
     );
     motion.finished.then(() => clone.remove(), () => clone.remove());
+    // A page in the background may never finish its animations: do not keep the clones.
+    setTimeout(() => clone.remove(), 2000);
   }
 }

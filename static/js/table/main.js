@@ -121,6 +121,7 @@ function onSnapshot(frame) {
   state.turnKey = turnKey;
   state.view = view;
   state.version = frame.version;
+  root.dataset.version = String(frame.version);
   const now = performance.now();
   state.nextHandAt = view.next_hand_in === null ? null : now + view.next_hand_in * 1000;
   state.turnEndsAt = view.turn_ends_in === null ? null : now + view.turn_ends_in * 1000;
@@ -173,6 +174,10 @@ function renderMine(view) {
   } else if (view.hand && view.hand.hand !== undefined) {
     ({ prompt, cards, controls } = game.myArea(view, ctx));
     if (!prompt) prompt = view.hand.phase === "over" ? "Hand over." : waitingFor(view);
+  } else if (view.table.status === "closed") {
+    prompt = "This table is closed; your stack is back in your balance.";
+  } else if (!view.hand && view.table.status === "paused") {
+    prompt = "The table is paused.";
   } else if (seat?.sitting_out) {
     prompt = "You are sitting out. Press “Come back” to be dealt in.";
   } else if (view.hand) {
@@ -224,6 +229,12 @@ function renderToolbar(view) {
   }
   $("sound-toggle").setAttribute("aria-pressed", String(soundOn()));
   $("colour-toggle").setAttribute("aria-pressed", String(ctx.cardOptions.fourColour));
+  const pause = $("pause-table");
+  if (pause) {
+    pause.textContent = view.table.status === "paused" ? "Resume" : "Pause";
+    pause.disabled = view.table.status === "closed" || view.table.status === "closing";
+    $("close-table").disabled = pause.disabled;
+  }
   $("table-name").textContent = view.table.name + (view.table.status === "paused" ? " (paused)" : "");
 }
 
@@ -305,6 +316,13 @@ $("top-up").addEventListener("click", async () => {
   } catch (error) {
     toast(error instanceof ApiError ? error.message : String(error));
   }
+});
+// Admins' controls (the server checks the role; these buttons only exist on their pages).
+$("pause-table")?.addEventListener("click", () => {
+  post(state.view?.table.status === "paused" ? "resume" : "pause");
+});
+$("close-table")?.addEventListener("click", () => {
+  if (window.confirm("Close this table? Stacks go back to the players once any hand in play is over.")) post("close");
 });
 $("sound-toggle").addEventListener("click", () => {
   setSound(!soundOn());
