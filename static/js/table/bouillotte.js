@@ -109,10 +109,12 @@ export function myArea(view, ctx) {
 export function result(report, ctx) {
   const name = (username) => ctx.displayName(username);
   const lines = [h("h2", { text: `Hand ${report.number}` })];
-  for (const pot of report.pots) {
+  // §5: the first pot is the main pot; the others are side pots, in the order they formed.
+  report.pots.forEach((pot, n) => {
+    const which = report.pots.length === 1 ? "the pot" : n === 0 ? "the main pot" : `side pot ${n}`;
     lines.push(h("p", { class: "result-headline", dataset: { testid: "winner" } },
-      h("strong", { text: name(pot.winner) }), ` wins ${report.pots.length > 1 ? "a pot" : "the pot"} of ${chips(pot.amount)}.`));
-  }
+      h("strong", { text: name(pot.winner) }), ` wins ${which} of ${chips(pot.amount)}.`));
+  });
   if (!report.pots.length) {
     lines.push(h("p", { class: "result-headline", text: "Everyone passed: the pot carries to the next hand." }));
   }

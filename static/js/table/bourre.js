@@ -141,9 +141,13 @@ export function result(report, ctx) {
   const name = (username) => ctx.displayName(username);
   const lines = [];
   lines.push(h("h2", { text: `Hand ${report.number}` }));
+  // §7: the winner takes the pot and each bourré pays its size, both capped at pot_limit.
+  const limit = ctx.rules().pot_limit ?? Infinity;
+  const capped = Math.min(report.pot, limit);
   if (report.winner) {
     lines.push(h("p", { class: "result-headline", dataset: { testid: "winner" } },
-      h("strong", { text: name(report.winner) }), ` wins the pot of ${chips(report.pot)}.`));
+      h("strong", { text: name(report.winner) }),
+      capped < report.pot ? ` wins ${chips(capped)} of the pot of ${chips(report.pot)}.` : ` wins the pot of ${chips(report.pot)}.`));
   } else {
     lines.push(h("p", { class: "result-headline", text: `No one took the pot of ${chips(report.pot)}.` }));
   }
@@ -156,7 +160,7 @@ export function result(report, ctx) {
       h("span", { class: "result-stack" }, `stack ${chips(report.stacks[player])}`, ctx.delta(player, report.stacks[player]))))));
   if (report.bourre.length) {
     lines.push(h("p", { dataset: { testid: "bourre-line" } },
-      `Went bourré: ${report.bourre.map(name).join(", ")} — ${report.bourre.length > 1 ? "each matches" : "matches"} the pot into the next one.`));
+      `Went bourré: ${report.bourre.map(name).join(", ")} — ${report.bourre.length > 1 ? "each pays" : "pays"} ${chips(capped)} into the next pot.`));
   }
   lines.push(h("p", { class: "muted" }, "Next pot: ", h("span", { dataset: { testid: "carry" }, text: chips(report.carry) }),
     `. Trump was ${suitName(report.trump)}.`));

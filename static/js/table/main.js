@@ -46,6 +46,9 @@ const ctx = {
     const spot = seatPosition(seat, anchor(view), view.table.seat_count);
     place(el, { x: 50 + (spot.x - 50) * share, y: 50 + (spot.y - 50) * share });
   },
+  rules() {
+    return state.view?.table.rules ?? {};
+  },
   displayName(username) {
     return state.view?.seats.find((s) => s.username === username)?.name ?? username;
   },

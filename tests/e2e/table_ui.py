@@ -1,0 +1,115 @@
+"""The lobby and the live table, driven through the browser as players do it.
+
+Every step clicks what a player would click and reads what the page shows; nothing here
+talks to the API directly, so the tests prove the pages work, not only the server.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+
+from playwright.sync_api import Locator, Page, expect
+
+from tests.e2e.ui import log_in
+
+# A hand is dealt a couple of seconds after enough players are ready.
+DEAL_TIMEOUT_MS = 20_000
+
+
+def create_table(page: Page, base: str, *, name: str, game: str, seats: int) -> int:
+    """As an admin: open a table from the lobby's form; returns its id (from the page URL)."""
+    page.goto(f"{base}/lobby")
+    form = page.locator("#create-table")
+    form.get_by_label("Name").fill(name)
+    form.get_by_label("Bourré" if game == "bourre" else "Bouillotte", exact=True).check()
+    form.get_by_label("Seats").fill(str(seats))
+    form.get_by_label("Turn timer (s)").fill("300")
+    form.get_by_role("button", name="Open the table").click()
+    expect(page).to_have_url(re.compile(r"/tables/\d+$"))
+    expect(page.locator("#connection")).to_have_text("Connected")
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def table_row(page: Page, table_id: int) -> Locator:
+    return page.locator(f"li.table-row[data-table-id='{table_id}']")
+
+
+def join_from_lobby(page: Page, base: str, table_id: int, amount: int, balance: int) -> None:
+    """In the lobby: Join, check the chooser shows the balance, buy in, land at the table."""
+    page.goto(f"{base}/lobby")
+    expect(page.get_by_test_id("lobby-balance")).to_have_text(f"{balance:,}".replace(",", "\u202f"))
+    table_row(page, table_id).get_by_role("button", name="Join").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.locator(".buyin-balance")).to_have_text(f"{balance:,}".replace(",", "\u202f"))
+    field = dialog.get_by_label("Amount", exact=True)
+    if field.get_attribute("readonly") is None:
+        field.fill(str(amount))
+    expect(field).to_have_value(str(amount))
+    dialog.get_by_role("button", name="Buy in").click()
+    expect(page).to_have_url(f"{base}/tables/{table_id}")
+    expect(page.locator("#connection")).to_have_text("Connected")
+    expect(page.locator(".seat--me")).to_have_count(1)
+
+
+def member_at_table(page: Page, base: str, username: str, password: str) -> None:
+    log_in(page, base, username, password)
+    expect(page).to_have_url(f"{base}/lobby")
+
+
+def my_cards(page: Page) -> list[str]:
+    return page.locator("#my-hand span.card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def every_card_shown(page: Page) -> set[str]:
+    """Every face-up card anywhere on the page (backs carry no name)."""
+    names: list[str] = page.locator("[data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    return set(names)
+
+
+def to_act(pages: Sequence[Page], timeout: float = 15) -> Page | None:
+    """The page whose prompt says it is that player's turn, or None once the hand's result
+    is shown (waits for one or the other)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.locator("#prompt.prompt--turn").count():
+                return page
+        if result_shown(pages):
+            return None
+        time.sleep(0.05)
+    prompts = " | ".join(p.locator("#prompt").inner_text() for p in pages)
+    raise AssertionError(f"nobody was asked to act: {prompts}")
+
+
+def acting(pages: Sequence[Page]) -> Page:
+    """The page of the player to act, when the hand cannot be over yet."""
+    page = to_act(pages)
+    assert page is not None, "the hand ended early"
+    return page
+
+
+def result_shown(pages: Sequence[Page]) -> bool:
+    return all(page.locator("#result").is_visible() for page in pages)
+
+
+def stack_of(page: Page, seat_name: str) -> int:
+    seat = page.locator(".seat").filter(
+        has=page.locator(".seat-name", has_text=re.compile(f"^{re.escape(seat_name)}$"))
+    )
+    return int(seat.get_by_test_id("stack").inner_text().replace("\u202f", ""))
+
+
+def version(page: Page) -> int:
+    """The table version of the page's last snapshot."""
+    return int(page.locator("#table-app").get_attribute("data-version") or "-1")
+
+
+def act(page: Page, control: Locator) -> None:
+    """Click one of my controls and wait until the table has moved on (a newer snapshot)."""
+    before = version(page)
+    control.click()
+    expect(page.locator("#table-app")).not_to_have_attribute("data-version", str(before))
