@@ -63,7 +63,7 @@ def seat_players(
     owner.get_by_role("button", name="Resume").click()
     for page, _, _ in players:
         expect(page.locator("#prompt")).not_to_have_text("The table is paused.")
-        expect(page.locator("#centre .hand-info")).to_be_visible(timeout=DEAL_TIMEOUT_MS)
+        expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
     return players
 
 

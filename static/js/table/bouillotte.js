@@ -35,11 +35,15 @@ export function centre(view, ctx) {
     ? h("div", { class: "upcard", "aria-label": `Upcard: ${cardLabel(hand.upcard)}` },
       cardElement(hand.upcard, ctx.cardOptions), h("span", { class: "trump-label", text: "Upcard" }))
     : h("div", { class: "upcard upcard--none muted", text: "Straddles before the deal" }));
+  return nodes;
+}
+
+/** One line for the table's bar: which hand, which stage, the stake to match. */
+export function handInfo(hand) {
   const bits = [`Hand ${hand.number} · ${PHASES[hand.phase] ?? hand.phase}`];
   if (hand.highest_stake) bits.push(`stake to match ${chips(hand.highest_stake)}`);
   if (hand.opening_minimum) bits.push(`open at least ${chips(hand.opening_minimum)}`);
-  nodes.push(h("div", { class: "hand-info muted", text: bits.join(" · ") }));
-  return nodes;
+  return bits.join(" · ");
 }
 
 function amountPicker(action, view, ctx) {

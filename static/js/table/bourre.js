@@ -36,13 +36,16 @@ export function centre(view, ctx) {
       const el = cardElement(card, ctx.cardOptions);
       el.classList.add("trick-card");
       el.dataset.seat = String(seat);
-      ctx.placeToward(el, seat, 0.45);
+      ctx.placeToward(el, seat, 0.52);
       return el;
     }));
-  const info = h("div", { class: "hand-info muted" },
-    `Hand ${hand.number} · ${hand.phase === "tricks" ? `trick ${hand.tricks.length + 1} of ${hand.hand_size}` : phaseName(hand.phase)}`,
-    hand.stock ? ` · ${hand.stock} in the stock` : "");
-  return [pot, trump, info, trick];
+  return [pot, trump, trick];
+}
+
+/** One line for the table's bar: which hand, which stage. */
+export function handInfo(hand) {
+  const stage = hand.phase === "tricks" ? `trick ${hand.tricks.length + 1} of ${hand.hand_size}` : phaseName(hand.phase);
+  return `Hand ${hand.number} · ${stage}${hand.stock ? ` · ${hand.stock} in the stock` : ""}`;
 }
 
 function phaseName(phase) {

@@ -247,6 +247,7 @@ function render() {
   root.classList.toggle("is-spectator", view.you.seat === null);
   renderSeats($("seats"), view, game, { onSit: sitDown, anchor: anchor(view) });
   $("centre").replaceChildren(...game.centre(view, ctx));
+  $("hand-info").textContent = view.hand ? game.handInfo(view.hand) : "";
   renderMine(view);
   renderResult(view);
   renderToolbar(view);
