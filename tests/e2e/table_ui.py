@@ -59,7 +59,11 @@ def member_at_table(page: Page, base: str, username: str, password: str) -> None
 
 
 def my_cards(page: Page) -> list[str]:
-    return page.locator("#my-hand span.card").evaluate_all("els => els.map(e => e.dataset.card)")
+    """The names of the cards in the viewer's own hand, as the page shows them."""
+    names: list[str] = page.locator("#my-hand span.card").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    return names
 
 
 def every_card_shown(page: Page) -> set[str]:

@@ -147,7 +147,8 @@ def test_a_bourre_hand_played_in_three_browsers(
     # Tricks: only legal cards are enabled; an illegal one gets the server's reason.
     refusals = 0
     plays = 0
-    while (page := to_act(pages)) is not None:
+    while (turn := to_act(pages)) is not None:
+        page = turn
         legal = page.locator("#my-hand button.is-legal")
         expect(legal.first).to_be_visible()
         legal_cards = legal.evaluate_all("els => els.map(e => e.dataset.card)")
@@ -221,7 +222,8 @@ def test_a_bouillotte_hand_played_in_three_browsers(
     expect(opener).to_have_text(f"Open {minimum}")
     act(page, opener)
     shot(acting(pages), "bouillotte-mid-hand")
-    while (page := to_act(pages)) is not None:
+    while (turn := to_act(pages)) is not None:
+        page = turn
         call = page.locator("#controls button[data-action='call']")
         stay = page.locator("#controls button[data-action='decline']")
         act(page, call if call.count() else stay)
