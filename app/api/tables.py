@@ -21,8 +21,7 @@ from app.api.schemas import (
     TopUpCreate,
 )
 from app.db.models import GameTable, TableStatus, User
-from app.errors import Conflict, NotFound
-from app.security.tokens import same
+from app.errors import Conflict
 from app.services import tables as table_service
 from app.tables.actor import TableActor
 from app.tables.commands import Command, Describe, SetStatus, Sit, SitOut, Stand, TopUp
@@ -39,15 +38,6 @@ def _manager(request: Request) -> TableManager:
 
 
 ManagerDep = Annotated[TableManager, Depends(_manager)]
-
-
-def _may_see(table: GameTable, caller: CurrentCaller, seated: set[int]) -> bool:
-    return (
-        not table.private
-        or caller.is_admin
-        or caller.user.id in seated
-        or (table.created_by_id == caller.user.id)
-    )
 
 
 async def _public(
@@ -100,7 +90,7 @@ async def lobby(caller: CurrentCaller, db: DbDep, manager: ManagerDep) -> list[T
     out = []
     for table in tables:
         seated = {s.user_id for s in seats[table.id]}
-        if _may_see(table, caller, seated):
+        if table_service.may_see(table, caller.user, seated):
             out.append(
                 await _public(table, seats[table.id], await _describe(manager, table), caller)
             )
@@ -134,11 +124,8 @@ async def _visible_table(
     db: DbDep, table_id: int, caller: CurrentCaller, invite_code: str | None = None
 ) -> tuple[GameTable, list[table_service.SeatInfo]]:
     async with db.transaction() as session:
-        table = await table_service.get_table(session, table_id)
+        table = await table_service.visible_table(session, table_id, caller.user, invite_code)
         seats = await table_service.seats_of(session, table_id)
-    invited = bool(invite_code and table.invite_code and same(invite_code, table.invite_code))
-    if not invited and not _may_see(table, caller, {s.user_id for s in seats}):
-        raise NotFound("table_not_found", f"No table with id {table_id}.")
     return table, seats
 
 

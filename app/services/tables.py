@@ -29,9 +29,34 @@ from app.db.types import utcnow
 from app.engine.base import EngineError
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.security.text import has_control_chars
-from app.security.tokens import new_token
+from app.security.tokens import new_token, same
 from app.services import ledger
 from app.tables.games import driver
+
+
+def may_see(table: GameTable, user: User, seated: set[int], invite_code: str | None = None) -> bool:
+    """Who may see a table (in the lobby, its page, its WebSocket): anyone for an open table;
+    for a private one its players, its creator, the club's admins, or whoever holds the
+    invite code."""
+    if not table.private:
+        return True
+    if user.role in (Role.OWNER, Role.ADMIN) or user.id in seated:
+        return True
+    if table.created_by_id == user.id:
+        return True
+    return bool(invite_code and table.invite_code and same(invite_code, table.invite_code))
+
+
+async def visible_table(
+    session: AsyncSession, table_id: int, user: User, invite_code: str | None = None
+) -> GameTable:
+    """The table, or `table_not_found` for one this member may not see (a private table
+    does not reveal that it exists)."""
+    table = await get_table(session, table_id)
+    seated = {s.user_id for s in await seats_of(session, table_id)}
+    if not may_see(table, user, seated, invite_code):
+        raise NotFound("table_not_found", f"No table with id {table_id}.")
+    return table
 
 
 def seat_key(table_id: int, user_id: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from app.api.deps import DbDep, OptionalCaller
@@ -47,12 +47,13 @@ async def table_page(
     db: DbDep,
     caller: OptionalCaller,
     table_id: Annotated[int, Path(ge=1, le=MAX_ID)],
+    invite: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response:
     if caller is None:
         return redirect("/login")
     try:
         async with db.transaction() as session:
-            table = await table_service.get_table(session, table_id)
+            table = await table_service.visible_table(session, table_id, caller.user, invite)
             the_club = await club.get_club(session)
     except NotFound as error:
         return await render(request, db, caller, "error.html", 404, error=error)

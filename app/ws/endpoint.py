@@ -23,6 +23,7 @@ from app.errors import SalonError
 from app.security.csrf import origin_allowed
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import auth
+from app.services import tables as table_service
 from app.tables.actor import TableActor
 from app.tables.commands import Act, Chat, Connection, Join, Leave, Resync
 from app.tables.manager import TableManager
@@ -53,13 +54,24 @@ CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 
 
-async def _member(websocket: WebSocket) -> User | None:
+async def _member(websocket: WebSocket, table_id: int) -> User | None:
+    """The active member behind the session cookie, if they may see this table (a private
+    table needs its invite code in `?invite=` unless they play there, made it or are an
+    admin)."""
     token = websocket.cookies.get(SESSION_COOKIE)
     if not token:
         return None
     async with websocket.app.state.db.transaction() as session:
         found = await auth.resolve(session, token)
-    return found[1] if found else None
+        if found is None:
+            return None
+        user = found[1]
+        invite = websocket.query_params.get("invite")
+        try:
+            await table_service.visible_table(session, table_id, user, invite)
+        except SalonError:
+            return None
+    return user
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -69,7 +81,7 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
     if not origin_allowed(websocket, settings.allowed_origins):
         await websocket.close(code=CLOSE_POLICY)  # before accept: the client sees 403
         return
-    user = await _member(websocket)
+    user = await _member(websocket, table_id)
     if user is None:
         await websocket.close(code=CLOSE_POLICY)
         return

@@ -11,6 +11,7 @@ const me = root.dataset.username;
 const list = document.getElementById("table-list");
 const status = document.getElementById("lobby-status");
 let balance = 0;
+let lastDrawn = "";
 
 function stakes(table) {
   if (table.game === "bouillotte") return `Cave ${chips(table.rules.cave ?? table.buy_in_min)}`;
@@ -60,6 +61,10 @@ function row(table) {
     }
   }
   const players = table.seats.map((seat) => seat.name).join(", ") || "no one yet";
+  // Only the table's creator and the admins are given a private table's invite code.
+  const inviteLink = table.invite_code
+    ? `${window.location.origin}/tables/${table.id}?invite=${encodeURIComponent(table.invite_code)}`
+    : null;
   return h("li", { class: "table-row", dataset: { tableId: table.id, game: table.game } },
     h("div", { class: "table-row-main" },
       h("h2", {}, h("a", { href: `/tables/${table.id}`, text: table.name })),
@@ -71,7 +76,9 @@ function row(table) {
         h("span", { class: "seats-taken", text: `${table.seats.length}/${table.seat_count} seated` }),
         ` · ${stateLine(table)}`,
         table.spectators ? ` · ${table.spectators} watching` : "",
-        h("br"), `Players: ${players}`)),
+        h("br"), `Players: ${players}`),
+      inviteLink ? h("p", { class: "invite" }, "Invite link: ",
+        h("input", { type: "text", readonly: true, value: inviteLink, class: "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() })) : null),
     h("div", { class: "table-row-actions" }, actions));
 }
 
@@ -81,7 +88,12 @@ async function refresh() {
     balance = profile.balance;
     document.getElementById("my-balance").textContent = chips(balance);
     const open = tables.filter((table) => table.status !== "closed");
-    list.replaceChildren(...open.map(row));
+    // Redraw only what changed, so a refresh does not steal focus or a text selection.
+    const drawn = JSON.stringify([open, balance]);
+    if (drawn !== lastDrawn) {
+      list.replaceChildren(...open.map(row));
+      lastDrawn = drawn;
+    }
     document.getElementById("no-tables").hidden = open.length > 0;
     if (status.dataset.kind === "offline") {
       status.textContent = "";

@@ -78,8 +78,12 @@ class Player:
     async def post(self, path: str, body: Any = None) -> httpx.Response:
         return await post(self.http, path, body)
 
-    async def open(self, table_id: int, version: int | None = None) -> None:
-        query = f"?version={version}" if version is not None else ""
+    async def open(
+        self, table_id: int, version: int | None = None, invite: str | None = None
+    ) -> None:
+        params = {"version": version, "invite": invite}
+        query = "&".join(f"{k}={v}" for k, v in params.items() if v is not None)
+        query = f"?{query}" if query else ""
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         self.ws = await connect(
             f"ws://{self.host}/ws/tables/{table_id}{query}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from websockets.exceptions import InvalidStatus
 
 from app.config import Settings
 from app.db.session import Database
@@ -174,3 +175,28 @@ async def test_who_may_open_tables_and_see_private_ones(room: Room) -> None:
     assert bad_rules.json()["error"]["code"] == "invalid_rules"
     indiana = await room.owner.post("/api/tables", {**body, "preset": "indiana_four_card"})
     assert indiana.status_code == 201 and indiana.json()["rules"]["hand_size"] == 4
+
+
+async def test_a_private_table_page_and_socket_need_the_invite(room: Room) -> None:
+    """A member who neither plays at a private table nor holds its invite code cannot open
+    its page or its WebSocket (it looks like no table at all); the invite link opens both."""
+    body = {"name": "Back room", "game": "bourre", "seat_count": 3, "buy_in_min": 10,
+            "buy_in_max": 50, "private": True}  # fmt: skip
+    made = await room.owner.post("/api/tables", body)
+    table_id, code = made.json()["id"], made.json()["invite_code"]
+    stranger = room.players[1]
+    page = await stranger.http.get(f"/tables/{table_id}", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and "Back room" not in page.text
+    with pytest.raises(InvalidStatus) as refused:
+        await stranger.open(table_id)
+    assert refused.value.response.status_code == 403
+    wrong = await stranger.http.get(f"/tables/{table_id}", params={"invite": "not-the-code"})
+    assert wrong.status_code == 404
+    invited = await stranger.http.get(f"/tables/{table_id}", params={"invite": code})
+    assert invited.status_code == 200 and "Back room" in invited.text
+    await stranger.open(table_id, invite=code)
+    await stranger.wait_for(lambda p: p.view["table"]["id"] == table_id)
+    assert stranger.view["you"] == {"seat": None}
+    # The owner (an admin) needs no code.
+    await room.owner.open(table_id)
+    await room.owner.wait_for(lambda p: p.snapshot is not None)

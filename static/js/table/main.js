@@ -17,6 +17,8 @@ const root = document.getElementById("table-app");
 const tableId = Number(root.dataset.tableId);
 const chipUnit = root.dataset.chipUnit;
 const game = root.dataset.game === "bouillotte" ? bouillotte : bourre;
+// A private table is opened from its invite link: the code goes along to the socket and seat.
+const invite = new URLSearchParams(window.location.search).get("invite");
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -282,7 +284,7 @@ async function sitDown(seat) {
       chipUnit,
     });
     if (amount === null) return;
-    await api(`/api/tables/${tableId}/seat`, { method: "POST", body: { seat, buy_in: amount, request_key: requestKey() } });
+    await api(`/api/tables/${tableId}/seat`, { method: "POST", body: { seat, buy_in: amount, request_key: requestKey(), ...(invite ? { invite_code: invite } : {}) } });
   } catch (error) {
     toast(error instanceof ApiError ? error.message : String(error));
   }
@@ -363,5 +365,5 @@ $("chat-form").addEventListener("submit", (event) => {
   else toast("You are offline; reconnecting…");
 });
 
-const socket = new TableSocket(tableId, onFrame, setConnection);
+const socket = new TableSocket(tableId, onFrame, setConnection, invite);
 socket.connect();

@@ -11,9 +11,11 @@ export class TableSocket {
    * @param {number} tableId
    * @param {(frame: object) => void} onFrame
    * @param {(status: "connecting"|"open"|"reconnecting"|"stopped", detail?: string) => void} onStatus
+   * @param {string|null} invite a private table's invite code, from the invite link
    */
-  constructor(tableId, onFrame, onStatus) {
+  constructor(tableId, onFrame, onStatus, invite = null) {
     this.tableId = tableId;
+    this.invite = invite;
     this.onFrame = onFrame;
     this.onStatus = onStatus;
     this.version = null;
@@ -27,7 +29,10 @@ export class TableSocket {
   connect() {
     if (this.stopped) return;
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    const query = this.version === null ? "" : `?version=${this.version}`;
+    const params = new URLSearchParams();
+    if (this.version !== null) params.set("version", String(this.version));
+    if (this.invite) params.set("invite", this.invite);
+    const query = params.toString() ? `?${params}` : "";
     const ws = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${this.tableId}${query}`);
     this.ws = ws;
     this.onStatus(this.version === null ? "connecting" : "reconnecting");
