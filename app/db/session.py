@@ -4,22 +4,34 @@ SQLite (the embedded default) gets the settings that make it a safe little serve
 keys on, WAL so readers don't block the writer, a busy timeout, and `BEGIN IMMEDIATE` so a
 transaction takes the write lock up front instead of failing half-way with "database is
 locked" when two writers meet.
+
+Postgres connections that sat idle in the pool are checked before use (a restarted server
+or a firewall may have dropped them); one used moments ago is not: asyncpg's check is three
+round trips (BEGIN, a query, ROLLBACK), which would triple the cost of a played card. If a
+busy connection turns out dead all the same, its statement fails and SQLAlchemy replaces
+every connection of the pool.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
 from sqlalchemy.pool import NullPool
+
+# A pooled connection unused for longer than this is checked before it is handed out.
+PING_AFTER_IDLE_SECONDS = 10.0
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:
@@ -38,15 +50,33 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def _ping_when_idle(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine.pool, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine.pool, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.get("idle_since")
+        if idle_since is None or time.monotonic() - idle_since < PING_AFTER_IDLE_SECONDS:
+            return  # new, or in use a moment ago
+        try:
+            dbapi_connection.ping()
+        except Exception as error:
+            raise DisconnectionError("a pooled connection was dropped") from error  # retried
+
+
 def create_engine(url: str, *, pool_size: int = 10, null_pool: bool = False) -> AsyncEngine:
     kwargs: dict[str, Any] = {}
     if null_pool:
         kwargs["poolclass"] = NullPool
     elif url.startswith("postgresql"):
-        kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+        kwargs.update(pool_size=pool_size, max_overflow=pool_size)
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine)
+    elif not null_pool:
+        _ping_when_idle(engine)
     return engine
 
 
@@ -57,6 +87,7 @@ class Database:
         self.url = url
         self.engine = create_engine(url, pool_size=pool_size, null_pool=null_pool)
         self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     @property
     def kind(self) -> str:
@@ -69,6 +100,19 @@ class Database:
         """One unit of work: committed when the block ends, rolled back if it raises."""
         async with self.sessionmaker() as session, session.begin():
             yield session
+
+    @asynccontextmanager
+    async def single_statement(self) -> AsyncIterator[AsyncConnection]:
+        """A connection for one statement that commits on its own — one round trip, not
+        BEGIN, statement, COMMIT — for a write on the hot path. Each statement run on it is
+        committed when it returns. SQLite keeps its transaction, whose BEGIN IMMEDIATE takes
+        the write lock up front."""
+        if self.engine.dialect.name == "sqlite":
+            async with self.engine.begin() as connection:
+                yield connection
+        else:
+            async with self._autocommit.connect() as connection:
+                yield connection
 
     async def dispose(self) -> None:
         await self.engine.dispose()

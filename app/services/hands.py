@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.db.models import ChatMessage, GameTable, Hand, HandAction, User
 from app.db.types import utcnow
@@ -48,8 +48,12 @@ async def begin_hand(
     return hand
 
 
+# Built once: the statement and its compiled form are reused for every action.
+_INSERT_ACTION = insert(HandAction)
+
+
 async def record_action(
-    session: AsyncSession,
+    connection: AsyncConnection,
     *,
     table_id: int,
     hand_id: int,
@@ -59,19 +63,21 @@ async def record_action(
     user_id: int | None,
     version: int,
 ) -> None:
-    """Store one accepted action. One plain INSERT: this is on every action's path. The
-    table's version is not rewritten here; a restored table takes it from these rows."""
-    await session.execute(
-        insert(HandAction).values(
-            hand_id=hand_id,
-            seq=seq,
-            seat=int(action["seat"]),
-            action=action,
-            client_id=client_id,
-            user_id=user_id,
-            table_version=version,
-            created_at=utcnow(),
-        )
+    """Store one accepted action. One plain INSERT, committed on its own (see
+    `Database.single_statement`): this is on every action's path. The table's version is
+    not rewritten here; a restored table takes it from these rows."""
+    await connection.execute(
+        _INSERT_ACTION,
+        {
+            "hand_id": hand_id,
+            "seq": seq,
+            "seat": int(action["seat"]),
+            "action": action,
+            "client_id": client_id,
+            "user_id": user_id,
+            "table_version": version,
+            "created_at": utcnow(),
+        },
     )
 
 

@@ -465,9 +465,9 @@ class TableActor:
             raise ActionRefused(error.code, error.message, **error.details) from None
         version = self.events.version + len(events)
         try:
-            async with self.db.transaction() as session:
+            async with self.db.single_statement() as connection:
                 await hand_store.record_action(
-                    session,
+                    connection,
                     table_id=self.table_id,
                     hand_id=hand.row_id,
                     seq=hand.seq + 1,
