@@ -47,7 +47,7 @@ from app.tables.commands import (
 from app.tables.events import EventLog, LoggedEvent
 from app.tables.games import GameDriver, LiveHand, driver
 from app.tables.latency import BroadcastTracker, LatencyRecorder
-from app.ws.protocol import ChatOut, EventOut, SnapshotOut
+from app.ws.protocol import ChatOut, event_frame, snapshot_frame
 
 log = logging.getLogger(__name__)
 
@@ -322,7 +322,7 @@ class TableActor:
         return self._snapshot_for(self.seat_of_user(connection.user_id))
 
     def _snapshot_for(self, seat: int | None) -> bytes:
-        return SnapshotOut(version=self.events.version, view=self.view(seat)).frame()
+        return snapshot_frame(self.events.version, self.view(seat))
 
     def _flush_closed(self) -> None:
         self.connections = {c for c in self.connections if not c.closed}
@@ -334,6 +334,7 @@ class TableActor:
         then carry a tracker that records when the last of them has gone out."""
         events = [(event, _event_frame(event)) for event in logged]
         snapshots: dict[int | None, bytes] = {}
+        public: dict[str, Any] | None = None
         tracker = BroadcastTracker(self.latency, received) if received is not None else None
         for connection in list(self.connections):
             seat = self.seat_of_user(connection.user_id)
@@ -341,7 +342,9 @@ class TableActor:
                 if event.visible_to(seat):
                     connection.send(frame)
             if seat not in snapshots:
-                snapshots[seat] = self._snapshot_for(seat)
+                if public is None:
+                    public = self._public_view()
+                snapshots[seat] = snapshot_frame(self.events.version, self._view(seat, public))
             tagged = tracker if seat is not None else None
             if connection.send(snapshots[seat], tagged) and tagged is not None:
                 tagged.pending += 1
@@ -360,10 +363,9 @@ class TableActor:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What one viewer sees of the table: public seat information, the hand as the
         engine shows it to that seat, the timer, the last result."""
-        assert self.table is not None
-        table = self.table
-        now = self.clock.now()
-        connected = {c.user_id for c in self.connections}
+        return self._view(seat, self._public_view())
+
+    def _view(self, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
         hand_view: dict[str, Any] | None = None
         if self.hand is not None:
             hand_view = {
@@ -371,6 +373,24 @@ class TableActor:
                 "commitment": self.hand.commitment,
                 **self.hand.live.game.view(seat),
             }
+        return {
+            "table": public["table"],
+            "seats": public["seats"],
+            "you": {"seat": seat},
+            "pot": public["pot"],
+            "hand": hand_view,
+            "turn_ends_in": public["turn_ends_in"],
+            "next_hand_in": public["next_hand_in"],
+            "last_result": public["last_result"],
+        }
+
+    def _public_view(self) -> dict[str, Any]:
+        """The parts of a view that are the same for every viewer: built once per
+        broadcast, not once per seat."""
+        assert self.table is not None
+        table = self.table
+        now = self.clock.now()
+        connected = {c.user_id for c in self.connections}
         return {
             "table": {
                 "id": table.id,
@@ -395,9 +415,7 @@ class TableActor:
                 }
                 for s in sorted(self.seats.values(), key=lambda s: s.seat_no)
             ],
-            "you": {"seat": seat},
             "pot": self.pot,
-            "hand": hand_view,
             "turn_ends_in": (
                 round(max(0.0, self.turn_deadline - now), 1) if self.turn_deadline else None
             ),
@@ -811,7 +829,7 @@ class TableActor:
 
 
 def _event_frame(event: LoggedEvent) -> bytes:
-    return EventOut(version=event.version, kind=event.kind, data=dict(event.data)).frame()
+    return event_frame(event.version, event.kind, dict(event.data))
 
 
 def _action_from_log(data: dict[str, Any]) -> Action:

@@ -115,6 +115,24 @@ class EventOut(_ServerMessage):
     data: dict[str, Any]
 
 
+# The two frames every action sends to every seat, built straight from their fields: the
+# same bytes as `SnapshotOut(...).frame()` and `EventOut(...).frame()`, without pydantic
+# first copying the whole view.
+
+
+def snapshot_frame(version: int, view: dict[str, Any]) -> bytes:
+    return orjson.dumps(
+        {"type": "snapshot", "version": version, "view": view}, option=orjson.OPT_NON_STR_KEYS
+    )
+
+
+def event_frame(version: int, kind: str, data: dict[str, Any]) -> bytes:
+    return orjson.dumps(
+        {"type": "event", "version": version, "kind": kind, "data": data},
+        option=orjson.OPT_NON_STR_KEYS,
+    )
+
+
 class ErrorOut(_ServerMessage):
     type: Literal["error"] = "error"
     code: str
