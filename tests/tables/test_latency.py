@@ -128,9 +128,7 @@ async def test_only_admins_read_and_reset_it(room: Room) -> None:
     assert forged.status_code == 403
     assert (await latency(room.owner))["count"] == 1
 
-    done = await room.owner.http.delete(
-        "/api/admin/latency", headers=csrf_headers(room.owner.http)
-    )
+    done = await room.owner.http.delete("/api/admin/latency", headers=csrf_headers(room.owner.http))
     assert done.status_code == 204
     assert await latency(room.owner) == {
         "count": 0,
