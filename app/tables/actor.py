@@ -15,6 +15,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -55,6 +56,8 @@ log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_SIT_OUT = 2
 # Client action ids remembered per table, so a resent action applies once.
 REMEMBERED_CLIENT_IDS = 2048
+# Chat lines a freshly opened table page is sent.
+CHAT_HISTORY = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +271,7 @@ class TableActor:
     async def _dispatch(self, command: Command) -> Any:
         match command:
             case Join():
-                return self._join(command.connection, command.version)
+                return await self._join(command.connection, command.version)
             case Leave():
                 self.connections.discard(command.connection)
                 return None
@@ -301,15 +304,21 @@ class TableActor:
                 return seat_no
         return None
 
-    def _join(self, connection: Connection, version: int | None) -> None:
+    async def _join(self, connection: Connection, version: int | None) -> None:
+        """A new socket: the missed events (a reconnect) or the whole view (a page just
+        opened, which also gets the table's recent chat: a reconnecting page has it)."""
         assert self.table is not None
         if self.seat_of_user(connection.user_id) is None and not self.table.allow_spectators:
             raise ActionRefused("no_spectators", "This table does not allow spectators.")
         self.connections.add(connection)
         if version is not None:
             self._catch_up(connection, version)
-        else:
-            connection.send(self._snapshot(connection))
+            return
+        connection.send(self._snapshot(connection))
+        async with self.db.transaction() as session:
+            recent = await hand_store.recent_chat(session, self.table_id, CHAT_HISTORY)
+        for message, name in recent:
+            connection.send(_chat_frame(message.id, name, message.text, message.created_at))
 
     def _catch_up(self, connection: Connection, version: int) -> None:
         seat = self.seat_of_user(connection.user_id)
@@ -821,11 +830,13 @@ class TableActor:
                 raise NotFound("member_not_found", "No such member.")
             message = await hand_store.add_chat(session, self.table_id, user, text)
             name = user.display_name
-        frame = ChatOut(
-            id=message.id, user=name, text=text, at=message.created_at.isoformat()
-        ).frame()
+        frame = _chat_frame(message.id, name, text, message.created_at)
         for c in self.connections:
             c.send(frame)
+
+
+def _chat_frame(message_id: int, name: str, text: str, at: datetime) -> bytes:
+    return ChatOut(id=message_id, user=name, text=text, at=at.isoformat()).frame()
 
 
 def _event_frame(event: LoggedEvent) -> bytes:

@@ -214,3 +214,29 @@ async def test_chat_is_stored_broadcast_and_rate_limited(room: Room, db: Databas
     async with db.transaction() as session:
         stored = await session.scalar(select(func.count()).select_from(ChatMessage))
     assert stored == 5  # the first line and four more: the sixth in ten seconds was refused
+
+
+async def test_a_page_opened_later_gets_the_recent_chat_and_a_reconnect_does_not(
+    room: Room,
+) -> None:
+    speaker, latecomer = room.players[0], room.players[1]
+    await latecomer.close()
+    for n in range(3):
+        await speaker.send({"type": "chat", "text": f"line {n}"})
+    await speaker.wait_for(lambda p: sum(f["type"] == "chat" for f in p.frames) == 3)
+    seen = latecomer.version
+    latecomer.frames.clear()
+    await latecomer.open(room.table_id, version=seen)  # a reconnect: it has the chat already
+    await latecomer.wait_for(lambda p: any(f["type"] == "snapshot" for f in p.frames))
+    await latecomer.send({"type": "ping", "nonce": 7})
+    await latecomer.wait_for(lambda p: any(f["type"] == "pong" for f in p.frames))
+    assert not [f for f in latecomer.frames if f["type"] == "chat"]
+    await latecomer.close()
+    latecomer.frames.clear()
+    await latecomer.open(room.table_id)  # a page opened afresh: the snapshot, then the chat
+    await latecomer.wait_for(lambda p: sum(f["type"] == "chat" for f in p.frames) == 3)
+    kinds = [f["type"] for f in latecomer.frames]
+    assert kinds.index("snapshot") < kinds.index("chat")
+    lines = [f["text"] for f in latecomer.frames if f["type"] == "chat"]
+    assert lines == ["line 0", "line 1", "line 2"]
+    assert {f["user"] for f in latecomer.frames if f["type"] == "chat"} == {"Ana"}
