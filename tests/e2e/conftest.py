@@ -27,6 +27,7 @@ from playwright.sync_api import (
     Page,
     Response,
     WebError,
+    expect,
     sync_playwright,
 )
 
@@ -70,6 +71,8 @@ def browser() -> Iterator[Browser]:
         if browser_required():
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
+    # Assertions wait as long as actions do: CI shares two cores with the server.
+    expect.set_options(timeout=ACTION_TIMEOUT_MS)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
