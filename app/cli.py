@@ -226,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--think-ms", type=int, default=0, help="robots pause about this long before acting"
     )
     live.add_argument(
-        "--clients", type=int, default=1, help="spread the robots' sockets over N processes"
+        "--clients", type=int, default=2, help="spread the robots' sockets over N processes"
     )
     live.set_defaults(func=cmd_bench_live)
     return parser

@@ -470,7 +470,7 @@ def run_live_bench(
     game: str,
     seed: int,
     think_ms: int = 0,
-    clients: int = 1,
+    clients: int = 2,
 ) -> int:
     from app.db.migrate import upgrade_head
 
