@@ -50,9 +50,10 @@ function timerRing(secondsLeft, total) {
 
 /**
  * Draw every seat. `game` supplies the game's own words for a seat (status, tricks, stake).
- * `onSit(seat)` is offered on empty seats when the viewer may sit down.
+ * `onSit(seat)` is offered on empty seats when the viewer may sit down; `turnLeft` is the
+ * seconds the player to act has left (null: no timer running).
  */
-export function renderSeats(container, view, game, { onSit, anchor }) {
+export function renderSeats(container, view, game, { onSit, anchor, turnLeft }) {
   const count = view.table.seat_count;
   const hand = view.hand;
   const toAct = new Set(hand?.to_act ?? []);
@@ -84,8 +85,8 @@ export function renderSeats(container, view, game, { onSit, anchor }) {
     if (!info.connected) el.classList.add("seat--offline");
     const stack = handSeat && handSeat.status !== "out" ? handSeat.stack : info.stack;
     const avatar = h("div", { class: "avatar" }, h("span", { text: info.name.slice(0, 1).toUpperCase() }));
-    if (active && view.turn_ends_in !== null) {
-      avatar.append(timerRing(view.turn_ends_in, view.table.turn_seconds));
+    if (active && turnLeft !== null) {
+      avatar.append(timerRing(turnLeft, view.table.turn_seconds));
     }
     const dealer = hand ? hand.dealer : null;
     const tags = game.seatTags(handSeat, hand, seat);

@@ -27,7 +27,7 @@ const state = {
   handNumber: null,
   phase: null,
   stacksBefore: {},
-  turnKey: null,
+  myTurn: false,
   nextHandAt: null,
   turnEndsAt: null,
 };
@@ -117,13 +117,12 @@ function onSnapshot(frame) {
     state.phase = hand?.phase ?? null;
   }
   const myTurn = Boolean(hand?.legal_actions?.length);
-  const turnKey = myTurn ? `${hand.number}:${frame.version}` : null;
-  if (myTurn && state.turnKey === null) {
+  if (myTurn && !state.myTurn) {
     sounds.yourTurn();
     // On a phone the controls sit below the felt: bring them into view when it is my turn.
     requestAnimationFrame(() => $("me").scrollIntoView({ block: "nearest", behavior: "smooth" }));
   }
-  state.turnKey = turnKey;
+  state.myTurn = myTurn;
   state.view = view;
   state.version = frame.version;
   root.dataset.version = String(frame.version);
@@ -247,7 +246,9 @@ function render() {
   const view = state.view;
   if (!view) return;
   root.classList.toggle("is-spectator", view.you.seat === null);
-  renderSeats($("seats"), view, game, { onSit: sitDown, anchor: anchor(view) });
+  // Redraws between snapshots (a card picked for the draw) keep the timer where it is.
+  const turnLeft = state.turnEndsAt === null ? null : Math.max(0, (state.turnEndsAt - performance.now()) / 1000);
+  renderSeats($("seats"), view, game, { onSit: sitDown, anchor: anchor(view), turnLeft });
   $("centre").replaceChildren(...game.centre(view, ctx));
   $("hand-info").textContent = view.hand ? game.handInfo(view.hand) : "";
   renderMine(view);
