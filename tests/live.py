@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -86,3 +88,54 @@ def running_server(env: dict[str, str]) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
         log_file.close()
+
+
+class RestartableServer:
+    """`salon serve` on a port of its own that a test may kill (SIGKILL) and start again
+    on the same port, the same database and data directory."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = Path(env["SALON_DATA_DIR"]) / "crash-server.log"
+
+    @property
+    def host(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
+            env=self.env,
+            cwd=PROJECT_DIR,
+            stdout=self.log.open("a"),
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://{self.host}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(self.log.read_text())
+
+    def kill(self) -> None:
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+def demo_password(env: dict[str, str], who: str) -> str:
+    """The password `salon demo` printed for the admin (who="admin") or the members."""
+    text = (Path(env["SALON_DATA_DIR"]) / "demo-credentials.txt").read_text()
+    pattern = r"admin login:\s+admin / (\S+)" if who == "admin" else r"member logins: .* / (\S+)"
+    found = re.search(pattern, text)
+    assert found
+    return found.group(1)

@@ -14,6 +14,7 @@ when `CI=true`, like the Postgres tests: CI must never pass by skipping them.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,7 +95,14 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
 
 @pytest.fixture
-def new_page(browser: Browser) -> Iterator[NewPage]:
+def expected_console() -> list[re.Pattern[str]]:
+    """Console errors a test causes on purpose (a socket refused while the server is down);
+    a test appends their patterns, and only those are forgiven."""
+    return []
+
+
+@pytest.fixture
+def new_page(browser: Browser, expected_console: list[re.Pattern[str]]) -> Iterator[NewPage]:
     """Open pages in fresh contexts; fail the test if any page logged an error or threw."""
     contexts: list[BrowserContext] = []
     console_errors: list[ConsoleMessage] = []
@@ -136,6 +144,7 @@ def new_page(browser: Browser) -> Iterator[NewPage]:
         + (f" ({m.location['url']})" if m.location.get("url") else "")
         for m in console_errors
         if not is_status_of(m, documents)
+        and not any(pattern.search(m.text) for pattern in expected_console)
     ]
     if errors:
         pytest.fail("the browser reported errors:\n" + "\n".join(errors), pytrace=False)

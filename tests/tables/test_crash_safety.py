@@ -9,22 +9,15 @@ is then played out and `salon audit` must pass with every chip accounted for.
 
 from __future__ import annotations
 
-import os
 import random
-import re
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.databases import create_postgres_database, drop_postgres_database
-from tests.live import PROJECT_DIR, free_port, salon, salon_env
+from tests.live import RestartableServer, demo_password, salon, salon_env
 from tests.tables.harness import Player
 
 MEMBERS = ["alice", "bob", "carol", "dave"]
@@ -41,53 +34,6 @@ def pg_env(tmp_path: Path) -> Iterator[dict[str, str]]:
         yield env
     finally:
         drop_postgres_database(url)
-
-
-class Server:
-    def __init__(self, env: dict[str, str]) -> None:
-        self.env = env
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-        self.log = Path(env["SALON_DATA_DIR"]) / "crash-server.log"
-
-    @property
-    def host(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
-            env=self.env,
-            cwd=PROJECT_DIR,
-            stdout=self.log.open("a"),
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://{self.host}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError(self.log.read_text())
-
-    def kill(self) -> None:
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
-
-
-def password(env: dict[str, str], who: str) -> str:
-    text = (Path(env["SALON_DATA_DIR"]) / "demo-credentials.txt").read_text()
-    pattern = r"admin login:\s+admin / (\S+)" if who == "admin" else r"member logins: .* / (\S+)"
-    found = re.search(pattern, text)
-    assert found
-    return found.group(1)
 
 
 async def log_in(host: str, name: str, secret: str) -> Player:
@@ -154,11 +100,11 @@ async def step(players: dict[int, Player], rng: random.Random) -> bool:
 
 
 async def test_a_killed_server_restarts_into_the_same_hand(pg_env: dict[str, str]) -> None:
-    server = Server(pg_env)
+    server = RestartableServer(pg_env)
     server.start()
-    members = password(pg_env, "member")
+    members = demo_password(pg_env, "member")
     try:
-        admin = await log_in(server.host, "admin", password(pg_env, "admin"))
+        admin = await log_in(server.host, "admin", demo_password(pg_env, "admin"))
         created = await admin.post(
             "/api/tables",
             {

@@ -1,0 +1,78 @@
+"""The table page rides out a server restart: it says it is reconnecting, comes back by
+itself, catches up from its last version and the same hand goes on."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.table_ui import (
+    DEAL_TIMEOUT_MS,
+    act,
+    acting,
+    create_table,
+    join_from_lobby,
+    member_at_table,
+    my_cards,
+)
+from tests.e2e.ui import NewPage, Shot, log_in
+from tests.live import RestartableServer, demo_password, salon, salon_env
+
+
+@pytest.fixture
+def restartable(tmp_path: Path) -> Iterator[RestartableServer]:
+    """The demo club on SQLite behind a server the test may kill and start again."""
+    env = salon_env(tmp_path, SALON_NEXT_HAND_SECONDS="1")
+    assert salon("migrate", env=env).returncode == 0
+    assert salon("demo", env=env).returncode == 0
+    server = RestartableServer(env)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_table_reconnects_and_resumes_after_a_server_restart(
+    restartable: RestartableServer,
+    new_page: NewPage,
+    shot: Shot,
+    expected_console: list[re.Pattern[str]],
+) -> None:
+    base = f"http://{restartable.host}"
+    env = restartable.env
+    owner = new_page()
+    log_in(owner, base, "admin", demo_password(env, "admin"))
+    table_id = create_table(owner, base, name="Late game", game="bourre", seats=2)
+    owner.get_by_role("button", name="Pause").click()
+    expect(owner.get_by_role("button", name="Resume")).to_be_visible()
+    pages = []
+    for name in ("alice", "bob"):
+        page = new_page()
+        member_at_table(page, base, name, demo_password(env, "member"))
+        join_from_lobby(page, base, table_id, 100, 1000)
+        pages.append(page)
+    owner.get_by_role("button", name="Resume").click()
+    for page in pages:
+        expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
+    before = [sorted(my_cards(page)) for page in pages]
+    assert all(len(cards) == 5 for cards in before)
+
+    # The pages try the socket again while nobody answers: Chromium logs each refusal.
+    expected_console.append(re.compile(r"WebSocket connection to .* failed"))
+    restartable.kill()
+    for page in pages:
+        expect(page.locator("#connection")).to_have_text("Reconnecting…")
+    restartable.start()
+    for page in pages:
+        expect(page.locator("#connection")).to_have_text("Connected", timeout=20_000)
+        expect(page.locator("#hand-info")).to_contain_text("Hand 1")
+    assert [sorted(my_cards(page)) for page in pages] == before
+    # Play goes on from where it was: the player to act is asked, and the table moves on.
+    page = acting(pages)
+    act(page, page.locator("#controls").get_by_role("button", name="Play"))
+    shot(page, "bourre-after-restart")
