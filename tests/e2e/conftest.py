@@ -33,7 +33,7 @@ from playwright.sync_api import (
 )
 
 from tests.e2e.ui import DESKTOP, LiveServer, NewPage, Screen, Shot
-from tests.live import PROJECT_DIR, running_server, salon, salon_env
+from tests.live import PROJECT_DIR, RestartableServer, running_server, salon, salon_env
 
 CHROMIUM = os.environ.get("SALON_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -174,3 +174,17 @@ def shot() -> Shot:
         return path
 
     return take
+
+
+@pytest.fixture
+def demo_server(tmp_path: Path) -> Iterator[RestartableServer]:
+    """The demo club on SQLite behind a server the test may kill and start again."""
+    env = salon_env(tmp_path, SALON_NEXT_HAND_SECONDS="1")
+    assert salon("migrate", env=env).returncode == 0
+    assert salon("demo", env=env).returncode == 0
+    server = RestartableServer(env)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

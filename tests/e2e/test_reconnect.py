@@ -4,10 +4,7 @@ itself, catches up from its last version and the same hand goes on."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.table_ui import (
@@ -20,31 +17,17 @@ from tests.e2e.table_ui import (
     my_cards,
 )
 from tests.e2e.ui import NewPage, Shot, log_in
-from tests.live import RestartableServer, demo_password, salon, salon_env
-
-
-@pytest.fixture
-def restartable(tmp_path: Path) -> Iterator[RestartableServer]:
-    """The demo club on SQLite behind a server the test may kill and start again."""
-    env = salon_env(tmp_path, SALON_NEXT_HAND_SECONDS="1")
-    assert salon("migrate", env=env).returncode == 0
-    assert salon("demo", env=env).returncode == 0
-    server = RestartableServer(env)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+from tests.live import RestartableServer, demo_password
 
 
 def test_the_table_reconnects_and_resumes_after_a_server_restart(
-    restartable: RestartableServer,
+    demo_server: RestartableServer,
     new_page: NewPage,
     shot: Shot,
     expected_console: list[re.Pattern[str]],
 ) -> None:
-    base = f"http://{restartable.host}"
-    env = restartable.env
+    base = f"http://{demo_server.host}"
+    env = demo_server.env
     owner = new_page()
     log_in(owner, base, "admin", demo_password(env, "admin"))
     table_id = create_table(owner, base, name="Late game", game="bourre", seats=2)
@@ -64,10 +47,10 @@ def test_the_table_reconnects_and_resumes_after_a_server_restart(
 
     # The pages try the socket again while nobody answers: Chromium logs each refusal.
     expected_console.append(re.compile(r"WebSocket connection to .* failed"))
-    restartable.kill()
+    demo_server.kill()
     for page in pages:
         expect(page.locator("#connection")).to_have_text("Reconnecting…")
-    restartable.start()
+    demo_server.start()
     for page in pages:
         expect(page.locator("#connection")).to_have_text("Connected", timeout=20_000)
         expect(page.locator("#hand-info")).to_contain_text("Hand 1")
