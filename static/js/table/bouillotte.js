@@ -28,7 +28,7 @@ export function seatTags(handSeat, hand, seat) {
 export function centre(view, ctx) {
   const hand = view.hand;
   const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
-  if (!hand) return [pot];
+  if (!hand) return view.pot ? [pot] : []; // a pot carried between hands stays in sight
   const nodes = [pot];
   if (hand.dead_money) nodes.push(h("div", { class: "muted", text: `of which ${chips(hand.dead_money)} carried` }));
   nodes.push(hand.upcard

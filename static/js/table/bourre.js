@@ -27,7 +27,7 @@ export function seatTags(handSeat, hand) {
 export function centre(view, ctx) {
   const hand = view.hand;
   const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
-  if (!hand) return [pot];
+  if (!hand) return view.pot ? [pot] : []; // a pot carried between hands stays in sight
   const trump = h("div", { class: "trump", "aria-label": `Trump: ${suitName(hand.trump)}` },
     cardElement(hand.turned_card, ctx.cardOptions),
     h("span", { class: "trump-label" }, "Trump ", h("strong", { class: `suit suit-${hand.trump}`, text: suitSymbol(hand.trump) })));
