@@ -10,6 +10,7 @@ from app.config import Settings
 from app.db.models import MemberStatus, Role
 from app.db.session import Database
 from app.services import club, ledger, members
+from app.services import tables as table_service
 
 DEMO_CLUB_NAME = "Salon Demo Club"
 DEMO_MEMBERS = ("alice", "bob", "carol", "dave", "emile")
@@ -51,6 +52,19 @@ async def create_admin(
         return AdminCreated(user.username, Role.ADMIN, founded_club=False)
 
 
+# One table of each game, so that a visitor can sit down at once.
+DEMO_TABLES = (
+    table_service.TableSpec(
+        name="Cajun Bourré", game="bourre", rules={}, seat_count=5,
+        buy_in_min=20, buy_in_max=200, turn_seconds=30,
+    ),
+    table_service.TableSpec(
+        name="Bouillotte du salon", game="bouillotte", rules={}, seat_count=4,
+        buy_in_min=100, buy_in_max=100, turn_seconds=30,
+    ),
+)  # fmt: skip
+
+
 async def seed_demo(db: Database, settings: Settings) -> str:
     """Create the demo club once; every call returns the text that tells how to log in."""
     credentials = settings.data_dir / CREDENTIALS_FILE
@@ -64,7 +78,7 @@ async def seed_demo(db: Database, settings: Settings) -> str:
             )
         admin_password = generate_password()
         member_password = generate_password()
-        the_club, _ = await club.create_club(
+        the_club, owner = await club.create_club(
             session,
             name=DEMO_CLUB_NAME,
             owner_username="admin",
@@ -91,6 +105,8 @@ async def seed_demo(db: Database, settings: Settings) -> str:
                 reason="Welcome chips",
                 actor_id=None,
             )
+        for spec in DEMO_TABLES:
+            await table_service.create_table(session, owner, spec)
     text = (
         f"  admin login:   admin / {admin_password}   (club owner)\n"
         f"  member logins: {', '.join(DEMO_MEMBERS)} / {member_password}"

@@ -44,6 +44,10 @@ def test_migrate_demo_audit_and_serve(tmp_path: Path) -> None:
         assert response.json()["member"]["role"] == "owner"
         members = client.get("/api/admin/members").json()
         assert sorted(m["balance"] for m in members) == [0, 1000, 1000, 1000, 1000, 1000]
+        # One table of each game waits in the lobby, and `salon demo` again adds none.
+        lobby = client.get("/api/tables").json()
+        assert sorted(t["game"] for t in lobby) == ["bouillotte", "bourre"]
+        assert all(t["seats"] == [] and t["status"] == "open" for t in lobby)
 
 
 def test_audit_exits_1_on_an_inconsistent_ledger(tmp_path: Path) -> None:
