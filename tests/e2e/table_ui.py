@@ -32,6 +32,21 @@ def create_table(page: Page, base: str, *, name: str, game: str, seats: int) -> 
     return int(page.url.rsplit("/", 1)[1])
 
 
+def open_paused_table(page: Page, base: str, *, name: str, game: str, seats: int) -> int:
+    """As an admin: open a table and pause it at once, so that players can sit down before
+    the first hand is dealt (the admin resumes it with `resume`)."""
+    table_id = create_table(page, base, name=name, game=game, seats=seats)
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_role("button", name="Resume")).to_be_visible()
+    return table_id
+
+
+def resume(page: Page) -> None:
+    """As an admin, on the table's page: resume play."""
+    page.get_by_role("button", name="Resume").click()
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+
+
 def table_row(page: Page, table_id: int) -> Locator:
     return page.locator(f"li.table-row[data-table-id='{table_id}']")
 

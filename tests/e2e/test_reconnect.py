@@ -11,10 +11,11 @@ from tests.e2e.table_ui import (
     DEAL_TIMEOUT_MS,
     act,
     acting,
-    create_table,
     join_from_lobby,
     member_at_table,
     my_cards,
+    open_paused_table,
+    resume,
 )
 from tests.e2e.ui import NewPage, Shot, log_in
 from tests.live import RestartableServer, demo_password
@@ -30,16 +31,14 @@ def test_the_table_reconnects_and_resumes_after_a_server_restart(
     env = demo_server.env
     owner = new_page()
     log_in(owner, base, "admin", demo_password(env, "admin"))
-    table_id = create_table(owner, base, name="Late game", game="bourre", seats=2)
-    owner.get_by_role("button", name="Pause").click()
-    expect(owner.get_by_role("button", name="Resume")).to_be_visible()
+    table_id = open_paused_table(owner, base, name="Late game", game="bourre", seats=2)
     pages = []
     for name in ("alice", "bob"):
         page = new_page()
         member_at_table(page, base, name, demo_password(env, "member"))
         join_from_lobby(page, base, table_id, 100, 1000)
         pages.append(page)
-    owner.get_by_role("button", name="Resume").click()
+    resume(owner)
     for page in pages:
         expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
     before = [sorted(my_cards(page)) for page in pages]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.table_ui import create_table, join_from_lobby, member_at_table, stack_of
+from tests.e2e.table_ui import join_from_lobby, member_at_table, open_paused_table, stack_of
 from tests.e2e.ui import NewPage, Shot, log_in
 from tests.live import RestartableServer, demo_password
 
@@ -22,9 +22,8 @@ def test_top_up_sit_out_and_stand_up_from_the_table(
     env = demo_server.env
     owner = new_page()
     log_in(owner, base, "admin", demo_password(env, "admin"))
-    table_id = create_table(owner, base, name="Quiet table", game="bourre", seats=3)
-    owner.get_by_role("button", name="Pause").click()  # no hand: seats change freely
-    expect(owner.get_by_role("button", name="Resume")).to_be_visible()
+    # Paused: no hand is dealt, so seats change freely.
+    table_id = open_paused_table(owner, base, name="Quiet table", game="bourre", seats=3)
     alice, bob = new_page(), new_page()
     for page, name in ((alice, "alice"), (bob, "bob")):
         member_at_table(page, base, name, demo_password(env, "member"))

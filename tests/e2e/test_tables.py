@@ -12,12 +12,13 @@ from tests.e2e.table_ui import (
     DEAL_TIMEOUT_MS,
     act,
     acting,
-    create_table,
     every_card_shown,
     join_from_lobby,
     member_at_table,
     my_cards,
+    open_paused_table,
     result_shown,
+    resume,
     stack_of,
     to_act,
     version,
@@ -52,15 +53,13 @@ def seat_players(
     for _, username, _ in players:
         approve(owner, username)
         grant_chips(owner, username, START, "Club night")
-    table_id = create_table(owner, base, name=f"{names[0]}'s {game}", game=game, seats=3)
-    owner.get_by_role("button", name="Pause").click()
-    expect(owner.get_by_role("button", name="Resume")).to_be_visible()
+    table_id = open_paused_table(owner, base, name=f"{names[0]}'s {game}", game=game, seats=3)
     for n, (page, username, _) in enumerate(players):
         member_at_table(page, base, username, PASSWORD)
         if n == 0:
             shot(page, f"lobby-{game}")
         join_from_lobby(page, base, table_id, buy_in, START)
-    owner.get_by_role("button", name="Resume").click()
+    resume(owner)
     for page, _, _ in players:
         expect(page.locator("#prompt")).not_to_have_text("The table is paused.")
         expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
