@@ -8,23 +8,10 @@ defaults, as the table log requires.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
-from app.engine.base import EngineError
-
-
-class ConfigError(EngineError):
-    """A rules config that is malformed or asks for an impossible combination.
-
-    ``field`` names the offending option (None when several options conflict).
-    """
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(code, message)
-        self.field = field
-
+from app.engine.options import ConfigError, RuleOptions
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "direction": ("counter_clockwise", "clockwise"),
@@ -36,8 +23,10 @@ _INTS = ("cave", "bonus_carre", "bonus_brelan")
 
 
 @dataclass(frozen=True, slots=True)
-class BouillotteRules:
+class BouillotteRules(RuleOptions):
     """Every option of rules/bouillotte.md with its default (the section is in the comment)."""
+
+    GAME_NAME: ClassVar[str] = "Bouillotte"
 
     direction: str = "counter_clockwise"  # introduction: play goes "to the right"
     cave: int = 100  # §1
@@ -58,36 +47,8 @@ class BouillotteRules:
         return -1 if self.direction == "counter_clockwise" else 1
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> BouillotteRules:
-        """Build rules from a mapping of the fields that differ from the defaults."""
-        if not isinstance(data, Mapping):
-            raise ConfigError("bad_rules", "The rules must be an object of option: value.")
-        known = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in known:
-                raise ConfigError(
-                    "unknown_option", f"Unknown Bouillotte rule option {key!r}.", field=str(key)
-                )
-        for key, value in data.items():
-            _check_type(key, value)
-        return cls(**dict(data))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields that differ from the defaults (the table log's ``rules``)."""
-        default = BouillotteRules()
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if getattr(self, f.name) != getattr(default, f.name)
-        }
-
-    def with_options(self, **changes: Any) -> BouillotteRules:
-        known = {f.name for f in fields(self)}
-        for key, value in changes.items():
-            if key not in known:
-                raise ConfigError("unknown_option", f"Unknown Bouillotte rule option {key!r}.", key)
-            _check_type(key, value)
-        return replace(self, **changes)
+    def check_option(cls, key: str, value: object) -> None:
+        _check_type(key, value)
 
 
 def _is_int(value: object) -> bool:

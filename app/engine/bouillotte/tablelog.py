@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine.base import Action, EngineError
-from app.engine.bouillotte.config import BouillotteRules, ConfigError
+from app.engine.bouillotte.config import BouillotteRules
 from app.engine.bouillotte.deck import PACK_MASKS, DeckError, DeckSource, ScriptedDeck, SeededDeck
 from app.engine.bouillotte.ranking import hand_names
 from app.engine.bouillotte.session import BouillotteSession
@@ -32,6 +32,7 @@ from app.engine.logdoc import (
     quote,
     require,
 )
+from app.engine.options import ConfigError
 from app.engine.rng import seed_to_hex
 
 GAME = "bouillotte"

@@ -16,9 +16,10 @@ Typical use by a table runtime::
 Events with ``to`` set go to that seat only; all others are public.
 """
 
-from app.engine.bourre.config import PRESETS, BourreRules, ConfigError, preset
+from app.engine.bourre.config import PRESETS, BourreRules, preset
 from app.engine.bourre.session import BourreSession
 from app.engine.bourre.state import BourreHand, HandResult
+from app.engine.options import ConfigError
 
 __all__ = [
     "PRESETS",

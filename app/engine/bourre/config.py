@@ -8,23 +8,10 @@ as the table log requires.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
-from app.engine.base import EngineError
-
-
-class ConfigError(EngineError):
-    """A rules config that is malformed or asks for an impossible combination.
-
-    ``field`` names the offending option (None when several options conflict).
-    """
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(code, message)
-        self.field = field
-
+from app.engine.options import ConfigError, RuleOptions
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "ante_mode": ("each", "dealer_for_all"),
@@ -46,12 +33,14 @@ _BOOLS = (
 
 
 @dataclass(frozen=True, slots=True)
-class BourreRules:
+class BourreRules(RuleOptions):
     """Every house-rule option of rules/bourre.md with its default.
 
     ``max_discard`` None means "``hand_size``, no cap" (rules/bourre.md §4); an explicit value
     equal to ``hand_size`` is normalised to None so that it is not written as a difference.
     """
+
+    GAME_NAME: ClassVar[str] = "Bourré"
 
     ante: int = 1  # §1
     pot_limit: int | None = None  # §1, §7
@@ -83,35 +72,8 @@ class BourreRules:
         return self.hand_size if self.max_discard is None else self.max_discard
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> BourreRules:
-        """Build rules from a mapping of the fields that differ from defaults."""
-        if not isinstance(data, Mapping):
-            raise ConfigError("bad_rules", "The rules must be an object of option: value.")
-        known = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in known:
-                raise ConfigError(
-                    "unknown_option", f"Unknown Bourré rule option {key!r}.", field=str(key)
-                )
-        for key, value in data.items():
-            _check_type(key, value)
-        return cls(**dict(data))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields that differ from the defaults (the table log's ``rules``)."""
-        default = BourreRules()
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if getattr(self, f.name) != getattr(default, f.name)
-        }
-
-    def with_options(self, **changes: Any) -> BourreRules:
-        for key, value in changes.items():
-            if key not in {f.name for f in fields(self)}:
-                raise ConfigError("unknown_option", f"Unknown Bourré rule option {key!r}.", key)
-            _check_type(key, value)
-        return replace(self, **changes)
+    def check_option(cls, key: str, value: object) -> None:
+        _check_type(key, value)
 
 
 def _is_int(value: object) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine.base import Action, EngineError
-from app.engine.bourre.config import BourreRules, ConfigError
+from app.engine.bourre.config import BourreRules
 from app.engine.bourre.deck import DeckSource, ReshuffleError, ScriptedDeck, SeededDeck
 from app.engine.bourre.session import BourreSession
 from app.engine.bourre.state import BourreHand, HandResult
@@ -23,6 +23,7 @@ from app.engine.logdoc import (
     quote,
     require,
 )
+from app.engine.options import ConfigError
 from app.engine.rng import seed_to_hex
 
 GAME = "bourre"

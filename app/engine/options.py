@@ -1,0 +1,79 @@
+"""What the two games' house rules share: one error for a bad config, and the mapping of a
+frozen rules dataclass to and from the table log's ``rules`` object.
+
+``from_dict`` accepts only the game's own options, each checked by the game, so a stored
+preset or a table log can never smuggle in an option the engine does not enforce;
+``to_dict`` writes back only the fields that differ from the defaults, as the table log
+requires (spec/table-log.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from app.engine.base import EngineError
+
+
+class ConfigError(EngineError):
+    """A rules config that is malformed or asks for an impossible combination.
+
+    ``field`` names the offending option (None when several options conflict).
+    """
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(code, message)
+        self.field = field
+
+
+class RuleOptions:
+    """Base of a game's ``@dataclass(frozen=True, slots=True)`` rules: every field is an
+    option with its default. A game names itself and checks the type of each option."""
+
+    __slots__ = ()
+    GAME_NAME: ClassVar[str]
+
+    if TYPE_CHECKING:  # what the dataclass decorator gives every game's rules
+        __dataclass_fields__: ClassVar[dict[str, Any]]
+
+        def __init__(self, **options: Any) -> None: ...
+
+    @classmethod
+    def check_option(cls, key: str, value: object) -> None:
+        """Raise ``ConfigError("bad_option", …)`` when ``value`` does not suit ``key``."""
+        raise NotImplementedError
+
+    @classmethod
+    def _known(cls, key: object) -> str:
+        if key not in {f.name for f in fields(cls)}:
+            raise ConfigError(
+                "unknown_option", f"Unknown {cls.GAME_NAME} rule option {key!r}.", field=str(key)
+            )
+        return str(key)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Build rules from a mapping of the fields that differ from the defaults."""
+        if not isinstance(data, Mapping):
+            raise ConfigError("bad_rules", "The rules must be an object of option: value.")
+        for key in data:  # every name first: an unknown option is the clearer answer
+            cls._known(key)
+        for key, value in data.items():
+            cls.check_option(key, value)
+        return cls(**dict(data))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields that differ from the defaults (the table log's ``rules``)."""
+        default = type(self)()
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(default, f.name)
+        }
+
+    def with_options(self, **changes: Any) -> Self:
+        """These rules with some options changed, each checked."""
+        for key, value in changes.items():
+            self.check_option(self._known(key), value)
+        return replace(self, **changes)
