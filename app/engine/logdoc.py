@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.engine.base import EngineError
+from app.engine.base import Action, EngineError, Game
 from app.engine.rng import SeedError, seed_from_hex
 
 
@@ -89,3 +89,44 @@ def expect_seats(value: object, path: str) -> tuple[int, ...]:
     """A list of seat numbers, such as a hand's ``sitting_out``."""
     items = expect_list(value, path, path.rsplit(".", 1)[-1])
     return tuple(expect_int(seat, f"{path}[{i}]", "a seat", 0) for i, seat in enumerate(items))
+
+
+def play_logged_hand(
+    number: int,
+    hand: Game,
+    actions: Sequence[Action],
+    refusal: Callable[[EngineError], EngineError | None] = lambda _: None,
+) -> None:
+    """Apply hand ``number``'s logged actions in order; the hand must then be over.
+
+    An action the engine refuses is an ``IllegalLogAction`` naming the hand and the action
+    (both counted from 1), unless ``refusal`` turns that error into another one (a game's
+    own "the log itself is wrong" cases).
+    """
+    for a, action in enumerate(actions):
+        try:
+            hand.apply(action)
+        except EngineError as err:
+            raise refusal(err) or IllegalLogAction(
+                number, a + 1, f"seat {action.seat} {err.reason}", err.code
+            ) from None
+    if not hand.is_over:
+        waiting = ", ".join(str(s) for s in hand.to_act())
+        raise IllegalLogAction(
+            number,
+            len(actions) + 1,
+            f"the hand is not finished (seat {waiting} to act)",
+            "hand_not_finished",
+        )
+
+
+def replay_result(
+    reports: list[dict[str, Any]], names: Sequence[str], stacks: Sequence[int], pot: int
+) -> dict[str, Any]:
+    """The spec's replay output once every hand is played: each hand's report, the final
+    stacks by name, and the pot left on the table."""
+    return {
+        "hands": reports,
+        "stacks": {names[s]: stack for s, stack in enumerate(stacks)},
+        "pot": pot,
+    }

@@ -29,7 +29,9 @@ from app.engine.logdoc import (
     expect_seats,
     expect_seed,
     is_int,
+    play_logged_hand,
     quote,
+    replay_result,
     require,
 )
 from app.engine.options import ConfigError
@@ -173,27 +175,9 @@ def replay(
             raise MalformedLog(f"$.hands[{h}].deck", err.message) from None
         except EngineError as err:
             raise IllegalLogAction(number, 1, err.reason, err.code) from None
-        for a, action in enumerate(logged.actions):
-            try:
-                hand.apply(action)
-            except EngineError as err:
-                raise IllegalLogAction(
-                    number, a + 1, f"seat {action.seat} {err.reason}", err.code
-                ) from None
-        if not hand.is_over:
-            waiting = ", ".join(str(s) for s in hand.to_act())
-            raise IllegalLogAction(
-                number,
-                len(logged.actions) + 1,
-                f"the hand is not finished (seat {waiting} to act)",
-                "hand_not_finished",
-            )
+        play_logged_hand(number, hand, logged.actions)
         reports.append(hand_report(session.close_hand(), names))
-    return {
-        "hands": reports,
-        "stacks": {names[s]: stack for s, stack in enumerate(session.stacks)},
-        "pot": session.pot,
-    }
+    return replay_result(reports, names, session.stacks, session.pot)
 
 
 def hand_entry(hand: BouillotteHand, *, as_deck: bool = False) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from app.engine.base import Action, EngineError
@@ -20,7 +21,9 @@ from app.engine.logdoc import (
     expect_object,
     expect_seats,
     expect_seed,
+    play_logged_hand,
     quote,
+    replay_result,
     require,
 )
 from app.engine.options import ConfigError
@@ -158,37 +161,24 @@ def replay(
             hand = session.start_hand(source=logged.source(), sitting_out=logged.sitting_out)
         except EngineError as err:
             raise IllegalLogAction(number, 1, err.reason, err.code) from None
-        for a, action in enumerate(logged.actions):
-            try:
-                hand.apply(action)
-            except ReshuffleError as err:
-                where = f"$.hands[{h}].reshuffles"
-                if err.index <= len(logged.reshuffles):
-                    where += f"[{err.index - 1}]"
-                raise MalformedLog(where, err.message) from None
-            except EngineError as err:
-                raise IllegalLogAction(
-                    number, a + 1, f"seat {action.seat} {err.reason}", err.code
-                ) from None
-        if not hand.is_over:
-            waiting = ", ".join(str(s) for s in hand.to_act())
-            raise IllegalLogAction(
-                number,
-                len(logged.actions) + 1,
-                f"the hand is not finished (seat {waiting} to act)",
-                "hand_not_finished",
-            )
+        play_logged_hand(number, hand, logged.actions, partial(_bad_reshuffle, h, logged))
         if len(hand.reshuffles) < len(logged.reshuffles):
             raise MalformedLog(
                 f"$.hands[{h}].reshuffles[{len(hand.reshuffles)}]",
                 "this reshuffle is listed but never needed",
             )
         reports.append(hand_report(session.close_hand(), names))
-    return {
-        "hands": reports,
-        "stacks": {names[s]: stack for s, stack in enumerate(session.stacks)},
-        "pot": session.pot,
-    }
+    return replay_result(reports, names, session.stacks, session.pot)
+
+
+def _bad_reshuffle(h: int, logged: LoggedHand, err: EngineError) -> EngineError | None:
+    """A reshuffle the log lists wrongly is a malformed log, not an illegal action."""
+    if not isinstance(err, ReshuffleError):
+        return None
+    where = f"$.hands[{h}].reshuffles"
+    if err.index <= len(logged.reshuffles):
+        where += f"[{err.index - 1}]"
+    return MalformedLog(where, err.message)
 
 
 def hand_entry(hand: BourreHand, *, as_deck: bool = False) -> dict[str, Any]:
