@@ -23,6 +23,7 @@ from app.engine.bourre import PRESETS, BourreHand, BourreRules, BourreSession, C
 from app.engine.bourre import preset as bourre_preset
 from app.engine.bourre import tablelog as bourre_log
 from app.engine.cards import CARD_INDEX, rank_of, suit_of
+from app.engine.options import RuleOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +135,26 @@ class _EngineHand(Generic[SessionT, HandT]):
     def dealt_in(self) -> frozenset[int]:
         return frozenset(self._hand.order)
 
+    def finish(self, names: Sequence[str]) -> HandOutcome:
+        result = self._session.close_hand()
+        return HandOutcome(
+            stacks=list(self._session.stacks),
+            pot=self._session.pot,
+            state=self._carried_state(),
+            report=self._report(result, names),
+            entry=self._entry(),
+        )
+
+    def _carried_state(self) -> dict[str, Any]:
+        """What the engine keeps for the next hand (the dealer button…), JSON-ready."""
+        raise NotImplementedError
+
+    def _report(self, result: Any, names: Sequence[str]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _entry(self) -> dict[str, Any]:
+        raise NotImplementedError
+
 
 class _BourreLiveHand(_EngineHand[BourreSession, BourreHand]):
     def timeout_action(self, seat: int) -> Action:
@@ -157,38 +178,50 @@ class _BourreLiveHand(_EngineHand[BourreSession, BourreHand]):
             return min(options, key=lambda a: [_lowest([c]) for c in a.cards or ()])
         return legal[0]
 
-    def finish(self, names: Sequence[str]) -> HandOutcome:
-        result = self._session.close_hand()
-        return HandOutcome(
-            stacks=list(self._session.stacks),
-            pot=self._session.pot,
-            state={"button": self._session.button, "exempt": sorted(self._session.exempt)},
-            report=bourre_log.hand_report(result, names),
-            entry=bourre_log.hand_entry(self._hand),
-        )
+    def _carried_state(self) -> dict[str, Any]:
+        return {"button": self._session.button, "exempt": sorted(self._session.exempt)}
+
+    def _report(self, result: Any, names: Sequence[str]) -> dict[str, Any]:
+        return bourre_log.hand_report(result, names)
+
+    def _entry(self) -> dict[str, Any]:
+        return bourre_log.hand_entry(self._hand)
 
 
-class BourreDriver:
+class _RulesDriver:
+    """How both drivers read, name and write house rules; a game supplies its rules class
+    and how it builds a named preset."""
+
+    rules_type: type[RuleOptions]
+
+    def parse_rules(self, rules: Mapping[str, Any]) -> RuleOptions:
+        return self.rules_type.from_dict(rules)
+
+    def resolve_rules(self, preset: str | None, overrides: Mapping[str, Any]) -> RuleOptions:
+        if preset is None:
+            return self.parse_rules(overrides)
+        return self.parse_rules({**self._preset(preset, overrides).to_dict(), **overrides})
+
+    def rules_dict(self, rules: Any) -> dict[str, Any]:
+        assert isinstance(rules, self.rules_type)
+        return rules.to_dict()
+
+    def _preset(self, name: str, overrides: Mapping[str, Any]) -> RuleOptions:
+        raise NotImplementedError
+
+
+class BourreDriver(_RulesDriver):
     name = "bourre"
     min_seats = 2
     max_seats = 8
-
-    def parse_rules(self, rules: Mapping[str, Any]) -> BourreRules:
-        return BourreRules.from_dict(rules)
+    rules_type = BourreRules
 
     def preset_names(self) -> list[str]:
         return [*PRESETS, "pot_limit"]
 
-    def resolve_rules(self, preset: str | None, overrides: Mapping[str, Any]) -> BourreRules:
-        if preset is None:
-            return BourreRules.from_dict(overrides)
-        limit = overrides.get("pot_limit")
-        base = bourre_preset(preset, pot_limit=limit if isinstance(limit, int) else None)
-        return BourreRules.from_dict({**base.to_dict(), **overrides})
-
-    def rules_dict(self, rules: Any) -> dict[str, Any]:
-        assert isinstance(rules, BourreRules)
-        return rules.to_dict()
+    def _preset(self, name: str, overrides: Mapping[str, Any]) -> RuleOptions:
+        limit = overrides.get("pot_limit")  # the pot-limit preset takes its limit from here
+        return bourre_preset(name, pot_limit=limit if isinstance(limit, int) else None)
 
     def deal(
         self,
@@ -242,37 +275,27 @@ class _BouillotteLiveHand(_EngineHand[BouillotteSession, BouillotteHand]):
             return by_kind["fold"]
         return legal[0]
 
-    def finish(self, names: Sequence[str]) -> HandOutcome:
-        self._session.close_hand()
-        result = self._session.results[-1]
-        return HandOutcome(
-            stacks=list(self._session.stacks),
-            pot=self._session.pot,
-            state={"button": self._session.button},
-            report=bouillotte_log.hand_report(result, names),
-            entry=bouillotte_log.hand_entry(self._hand),
-        )
+    def _carried_state(self) -> dict[str, Any]:
+        return {"button": self._session.button}
+
+    def _report(self, result: Any, names: Sequence[str]) -> dict[str, Any]:
+        return bouillotte_log.hand_report(result, names)
+
+    def _entry(self) -> dict[str, Any]:
+        return bouillotte_log.hand_entry(self._hand)
 
 
-class BouillotteDriver:
+class BouillotteDriver(_RulesDriver):
     name = "bouillotte"
     min_seats = 3
     max_seats = 5
-
-    def parse_rules(self, rules: Mapping[str, Any]) -> BouillotteRules:
-        return BouillotteRules.from_dict(rules)
-
-    def rules_dict(self, rules: Any) -> dict[str, Any]:
-        assert isinstance(rules, BouillotteRules)
-        return rules.to_dict()
+    rules_type = BouillotteRules
 
     def preset_names(self) -> list[str]:
         return list(BOUILLOTTE_PRESETS)
 
-    def resolve_rules(self, preset: str | None, overrides: Mapping[str, Any]) -> BouillotteRules:
-        if preset is None:
-            return BouillotteRules.from_dict(overrides)
-        return BouillotteRules.from_dict({**bouillotte_preset(preset).to_dict(), **overrides})
+    def _preset(self, name: str, overrides: Mapping[str, Any]) -> RuleOptions:
+        return bouillotte_preset(name)
 
     def deal(
         self,
