@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from app.engine.base import Action, EngineError, Game
+from app.engine.options import ConfigError, RuleOptions
 from app.engine.rng import SeedError, seed_from_hex
+
+RulesT = TypeVar("RulesT", bound=RuleOptions)
 
 
 class MalformedLog(EngineError):
@@ -130,3 +133,14 @@ def replay_result(
         "stacks": {names[s]: stack for s, stack in enumerate(stacks)},
         "pot": pot,
     }
+
+
+def parse_rules(rules_type: type[RulesT], value: object, path: str) -> RulesT:
+    """A document's ``rules`` object as the game's rules; a bad option is a malformed log
+    pointing at that option."""
+    if not isinstance(value, Mapping):
+        raise MalformedLog(path, "rules must be a JSON object")
+    try:
+        return rules_type.from_dict(value)
+    except ConfigError as err:
+        raise MalformedLog(f"{path}.{err.field}" if err.field else path, err.message) from None

@@ -9,10 +9,11 @@ are dealt in, which only the replay knows: a wrong pack is reported then, with t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.engine import logdoc
 from app.engine.base import Action, EngineError
 from app.engine.bouillotte.config import BouillotteRules
 from app.engine.bouillotte.deck import PACK_MASKS, DeckError, DeckSource, ScriptedDeck, SeededDeck
@@ -34,7 +35,6 @@ from app.engine.logdoc import (
     replay_result,
     require,
 )
-from app.engine.options import ConfigError
 from app.engine.rng import seed_to_hex
 
 GAME = "bouillotte"
@@ -60,12 +60,7 @@ class LoggedHand:
 
 
 def parse_rules(value: object, path: str) -> BouillotteRules:
-    if not isinstance(value, Mapping):
-        raise MalformedLog(path, "rules must be a JSON object")
-    try:
-        return BouillotteRules.from_dict(value)
-    except ConfigError as err:
-        raise MalformedLog(f"{path}.{err.field}" if err.field else path, err.message) from None
+    return logdoc.parse_rules(BouillotteRules, value, path)
 
 
 def _parse_deck(value: object, path: str) -> tuple[int, ...]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from app.engine import logdoc
 from app.engine.base import Action, EngineError
 from app.engine.bourre.config import BourreRules
 from app.engine.bourre.deck import DeckSource, ReshuffleError, ScriptedDeck, SeededDeck
@@ -26,7 +27,6 @@ from app.engine.logdoc import (
     replay_result,
     require,
 )
-from app.engine.options import ConfigError
 from app.engine.rng import seed_to_hex
 
 GAME = "bourre"
@@ -52,12 +52,7 @@ class LoggedHand:
 
 
 def parse_rules(value: object, path: str) -> BourreRules:
-    if not isinstance(value, Mapping):
-        raise MalformedLog(path, "rules must be a JSON object")
-    try:
-        return BourreRules.from_dict(value)
-    except ConfigError as err:
-        raise MalformedLog(f"{path}.{err.field}" if err.field else path, err.message) from None
+    return logdoc.parse_rules(BourreRules, value, path)
 
 
 def _parse_cards(value: object, path: str, what: str) -> list[int]:
