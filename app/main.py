@@ -25,6 +25,7 @@ from app.tables.manager import TableManager
 from app.web import admin_pages, pages, play_pages
 from app.web.templating import templates
 from app.ws import endpoint
+from app.ws.logins import LoginSockets
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.state.db = db
     app.state.tables = tables
     app.state.latency = tables.latency
+    app.state.logins = LoginSockets(db)
     app.state.secret_key = settings.resolved_secret_key()
     app.state.login_limiter = SlidingWindowLimiter(
         settings.login_max_failures, settings.login_window_seconds

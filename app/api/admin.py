@@ -15,7 +15,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import AdminCaller, DbDep, csrf_protect, require_admin
+from app.api.deps import AdminCaller, DbDep, LoginsDep, csrf_protect, require_admin
 from app.api.schemas import (
     MAX_ID,
     AuditPublic,
@@ -74,9 +74,11 @@ async def approve(member_id: PathId, caller: AdminCaller, db: DbDep) -> MemberPu
 
 
 @router.post("/members/{member_id}/ban")
-async def ban(member_id: PathId, caller: AdminCaller, db: DbDep) -> MemberPublic:
+async def ban(member_id: PathId, caller: AdminCaller, db: DbDep, logins: LoginsDep) -> MemberPublic:
     async with db.transaction() as session:
-        return MemberPublic.model_validate(await members.ban(session, caller.user, member_id))
+        banned = MemberPublic.model_validate(await members.ban(session, caller.user, member_id))
+    await logins.recheck(member_id)
+    return banned
 
 
 @router.post("/members/{member_id}/unban")

@@ -9,6 +9,7 @@ from app.api.deps import (
     CurrentCaller,
     DbDep,
     LoginLimiterDep,
+    LoginsDep,
     OptionalCaller,
     SettingsDep,
     clear_login_cookies,
@@ -114,16 +115,22 @@ async def login(
 
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
-async def logout(request: Request, response: Response, db: DbDep) -> None:
+async def logout(
+    request: Request, response: Response, db: DbDep, caller: OptionalCaller, logins: LoginsDep
+) -> None:
     token = request.cookies.get(SESSION_COOKIE)
     if token:
         async with db.transaction() as session:
             await auth.logout(session, token)
+    if caller is not None:
+        await logins.recheck(caller.user.id)
     clear_login_cookies(response)
 
 
 @router.post("/password", status_code=status.HTTP_204_NO_CONTENT)
-async def change_password(body: PasswordUpdate, caller: CurrentCaller, db: DbDep) -> None:
+async def change_password(
+    body: PasswordUpdate, caller: CurrentCaller, db: DbDep, logins: LoginsDep
+) -> None:
     async with db.transaction() as session:
         user = await session.get(User, caller.user.id)
         if user is None:  # deleted between the two transactions
@@ -131,3 +138,4 @@ async def change_password(body: PasswordUpdate, caller: CurrentCaller, db: DbDep
         await auth.change_password(
             session, user, caller.session, body.current_password, body.new_password
         )
+    await logins.recheck(caller.user.id)

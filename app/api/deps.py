@@ -14,6 +14,7 @@ from app.errors import Forbidden, NotAuthenticated
 from app.security import csrf
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import auth
+from app.ws.logins import LoginSockets
 
 SESSION_COOKIE = "salon_session"
 
@@ -33,7 +34,14 @@ def get_login_limiter(request: Request) -> SlidingWindowLimiter:
     return limiter
 
 
+def get_logins(request: Request) -> LoginSockets:
+    logins: LoginSockets = request.app.state.logins
+    return logins
+
+
 DbDep = Annotated[Database, Depends(get_db)]
+# Call `recheck(member)` after anything that ends a login: its table sockets close at once.
+LoginsDep = Annotated[LoginSockets, Depends(get_logins)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LoginLimiterDep = Annotated[SlidingWindowLimiter, Depends(get_login_limiter)]
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.engine.base import Action
 from app.engine.bouillotte import tablelog as bouillotte_log
 from app.engine.bouillotte.config import BouillotteRules
 from app.engine.bouillotte.state import BouillotteHand
@@ -54,12 +55,18 @@ class GameLog:
     parse_rules: Callable[[object, str], Any]
     parse_hand: Callable[[object, str], Any]
     replay: Callable[..., dict[str, Any]]
+    parse_action: Callable[[object, str], Action]
 
 
 GAMES: dict[str, GameLog] = {
-    "bourre": GameLog(bourre_log.parse_rules, bourre_log.parse_hand, bourre_log.replay),
+    "bourre": GameLog(
+        bourre_log.parse_rules, bourre_log.parse_hand, bourre_log.replay, bourre_log.parse_action
+    ),
     "bouillotte": GameLog(
-        bouillotte_log.parse_rules, bouillotte_log.parse_hand, bouillotte_log.replay
+        bouillotte_log.parse_rules,
+        bouillotte_log.parse_hand,
+        bouillotte_log.replay,
+        bouillotte_log.parse_action,
     ),
 }
 """Games a table log may name."""

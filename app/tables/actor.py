@@ -22,7 +22,9 @@ from sqlalchemy import select
 
 from app.db.models import GameTable, TableSeat, TableStatus, User
 from app.db.session import Database
+from app.engine import log as table_log
 from app.engine.base import Action, EngineError, Event
+from app.engine.logdoc import MalformedLog
 from app.engine.rng import commitment, new_seed, seed_from_hex, seed_to_hex
 from app.errors import Conflict, NotFound, SalonError
 from app.services import hands as hand_store
@@ -48,7 +50,7 @@ from app.tables.commands import (
 from app.tables.events import EventLog, LoggedEvent
 from app.tables.games import GameDriver, LiveHand, driver
 from app.tables.latency import BroadcastTracker, LatencyRecorder
-from app.ws.protocol import ChatOut, event_frame, snapshot_frame
+from app.ws.protocol import ActionIn, ChatOut, event_frame, snapshot_frame
 
 log = logging.getLogger(__name__)
 
@@ -269,12 +271,19 @@ class TableActor:
             self._reply(command, result)
 
     async def _dispatch(self, command: Command) -> Any:
+        connection = getattr(command, "connection", None)
+        if (
+            isinstance(connection, Connection)
+            and connection.closed
+            and not isinstance(command, Leave)
+        ):
+            # Queued before its socket was ended (a logout, a ban): it no longer speaks.
+            raise ActionRefused("connection_closed", "This connection has been closed.")
         match command:
             case Join():
                 return await self._join(command.connection, command.version)
             case Leave():
-                self.connections.discard(command.connection)
-                return None
+                return self._leave(command.connection)
             case Act():
                 return await self._act(command.connection, command)
             case Chat():
@@ -310,15 +319,34 @@ class TableActor:
         assert self.table is not None
         if self.seat_of_user(connection.user_id) is None and not self.table.allow_spectators:
             raise ActionRefused("no_spectators", "This table does not allow spectators.")
-        self.connections.add(connection)
         if version is not None:
+            self.connections.add(connection)
             self._catch_up(connection, version)
+        else:
+            # Read before the connection is added: if this fails, nothing is left behind.
+            async with self.db.transaction() as session:
+                recent = await hand_store.recent_chat(session, self.table_id, CHAT_HISTORY)
+            self.connections.add(connection)
+            connection.send(self._snapshot(connection))
+            for message, name in recent:
+                connection.send(_chat_frame(message.id, name, message.text, message.created_at))
+        self._presence_changed(connection.user_id, joined=True)
+
+    def _leave(self, connection: Connection) -> None:
+        if connection not in self.connections:
             return
-        connection.send(self._snapshot(connection))
-        async with self.db.transaction() as session:
-            recent = await hand_store.recent_chat(session, self.table_id, CHAT_HISTORY)
-        for message, name in recent:
-            connection.send(_chat_frame(message.id, name, message.text, message.created_at))
+        self.connections.discard(connection)
+        self._presence_changed(connection.user_id, joined=False)
+
+    def _presence_changed(self, user_id: int, *, joined: bool) -> None:
+        """A seated member's first socket opened or last one closed: everyone sees the seat
+        go online or offline now (an offline player's turns are left to the timer)."""
+        seat = self.seat_of_user(user_id)
+        if seat is None:
+            return
+        sockets = sum(1 for c in self.connections if c.user_id == user_id)
+        if sockets == (1 if joined else 0):
+            self._broadcast(self._publish([Event("online" if joined else "offline", seat, {})]))
 
     def _catch_up(self, connection: Connection, version: int) -> None:
         seat = self.seat_of_user(connection.user_id)
@@ -334,7 +362,10 @@ class TableActor:
         return snapshot_frame(self.events.version, self.view(seat))
 
     def _flush_closed(self) -> None:
-        self.connections = {c for c in self.connections if not c.closed}
+        """Drop the connections ended since (a slow reader, a login that ended), as if
+        their sockets had left."""
+        for connection in [c for c in self.connections if c.closed]:
+            self._leave(connection)
 
     def _broadcast(self, logged: list[LoggedEvent], received: float | None = None) -> None:
         """Send each connection the new events it may see, then its view. A view and its
@@ -458,6 +489,7 @@ class TableActor:
         seat = self.seat_of_user(connection.user_id)
         if seat is None:
             raise ActionRefused("not_seated", "You are watching: take a seat to play.")
+        action = self._canonical(seat, message)
         if self.hand is None:
             raise ActionRefused("no_hand", "No hand is being played at the moment.")
         if message.version is not None and message.version < self.game_version:
@@ -466,15 +498,23 @@ class TableActor:
                 "The table moved on since your last update: look again and retry.",
                 version=self.events.version,
             )
-        action = Action(
-            seat,
-            message.action,
-            card=message.card,
-            cards=tuple(message.cards) if message.cards is not None else None,
-            amount=message.amount,
-        )
         version = await self._apply(action, connection.user_id, message.id, command.received)
         return {"version": version}
+
+    def _canonical(self, seat: int, message: ActionIn) -> Action:
+        """The action in the one form the hand history stores, read by the same parser
+        that replays it: a field this kind of action does not take (a card on a
+        declaration, an amount on a card) is refused here, so every stored hand replays."""
+        assert self.table is not None
+        fields = message.model_dump(include={"action", "card", "cards", "amount"})
+        given = {"seat": seat, **{k: v for k, v in fields.items() if v is not None}}
+        try:
+            return table_log.GAMES[self.table.game].parse_action(given, "action")
+        except MalformedLog as error:
+            field = error.path.removeprefix("action").lstrip(".") or "action"
+            raise ActionRefused(
+                "invalid_message", f"Invalid message: {field}: {error.message}", field=field
+            ) from None
 
     async def _apply(
         self,

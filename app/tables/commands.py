@@ -25,6 +25,8 @@ class Connection:
     outbox: asyncio.Queue[Outgoing] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
     closed: bool = False
     close_code: int | None = None
+    # Set once the connection is ended; its socket's endpoint then closes it.
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
 
     def send(self, frame: bytes, tracker: BroadcastTracker | None = None) -> bool:
         """Queue a frame; False if it was dropped (the connection is closed or closing).
@@ -34,10 +36,17 @@ class Connection:
         try:
             self.outbox.put_nowait((frame, tracker))
         except asyncio.QueueFull:
-            self.closed = True
-            self.close_code = 1008
+            self.end(1008)
             return False
         return True
+
+    def end(self, code: int) -> None:
+        """Stop this connection at once: nothing more is sent to it or accepted from it,
+        the table drops it, and its endpoint closes the socket with `code`."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+        self.ended.set()
 
 
 @dataclass(eq=False)

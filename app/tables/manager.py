@@ -8,26 +8,15 @@ timers run again.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 
 from sqlalchemy import select
 
 from app.db.models import GameTable, TableStatus
 from app.db.session import Database
-from app.errors import RateLimited
 from app.services import tables as table_service
 from app.tables.actor import RuntimeSettings, TableActor
 from app.tables.clock import Clock
 from app.tables.latency import LatencyRecorder
-
-MAX_CONNECTIONS_PER_USER = 8
-
-
-class TooManyConnections(RateLimited):
-    def __init__(self) -> None:
-        super().__init__(retry_after=5)
-        self.code = "too_many_connections"
-        self.message = f"You already have {MAX_CONNECTIONS_PER_USER} tables open: close one first."
 
 
 class TableManager:
@@ -39,7 +28,6 @@ class TableManager:
         self.latency = LatencyRecorder()
         self.actors: dict[int, TableActor] = {}
         self._lock = asyncio.Lock()
-        self._connections: Counter[int] = Counter()
 
     async def start(self) -> None:
         async with self.db.transaction() as session:
@@ -68,16 +56,6 @@ class TableManager:
             self.actors.pop(table_id, None)
             raise actor.load_error
         return actor
-
-    def connect(self, user_id: int) -> None:
-        if self._connections[user_id] >= MAX_CONNECTIONS_PER_USER:
-            raise TooManyConnections()
-        self._connections[user_id] += 1
-
-    def disconnect(self, user_id: int) -> None:
-        self._connections[user_id] -= 1
-        if self._connections[user_id] <= 0:
-            del self._connections[user_id]
 
     async def stop(self) -> None:
         for actor in list(self.actors.values()):

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import Response
 
-from app.api.deps import DbDep, OptionalCaller, csrf_protect
+from app.api.deps import DbDep, LoginsDep, OptionalCaller, csrf_protect
 from app.db.models import Role
 from app.errors import Forbidden, InvalidInput, SalonError
 from app.security.tokens import new_token
@@ -77,7 +77,12 @@ async def _act(request: Request, db: DbDep, caller: OptionalCaller, action: Any)
 
 @router.post("/members/{member_id}/{verb}")
 async def member_action(
-    request: Request, db: DbDep, caller: OptionalCaller, member_id: int, verb: str
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    logins: LoginsDep,
+    member_id: int,
+    verb: str,
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         if verb in MemberAction:
@@ -89,7 +94,10 @@ async def member_action(
             return f"{user.username} is now {user.role}."
         raise InvalidInput("unknown_action", "Unknown action.")
 
-    return await _act(request, db, caller, action)
+    page = await _act(request, db, caller, action)
+    if verb == "ban":  # a banned member's table sockets close now
+        await logins.recheck(member_id)
+    return page
 
 
 @router.post("/chips")

@@ -16,6 +16,7 @@ from app.api.deps import (
     SESSION_COOKIE,
     DbDep,
     LoginLimiterDep,
+    LoginsDep,
     OptionalCaller,
     SettingsDep,
     clear_login_cookies,
@@ -149,11 +150,15 @@ async def register_form(
 
 
 @router.post("/logout")
-async def logout_form(request: Request, db: DbDep) -> Response:
+async def logout_form(
+    request: Request, db: DbDep, caller: OptionalCaller, logins: LoginsDep
+) -> Response:
     token = request.cookies.get(SESSION_COOKIE)
     if token:
         async with db.transaction() as session:
             await auth.logout(session, token)
+    if caller is not None:
+        await logins.recheck(caller.user.id)
     response = redirect("/login")
     clear_login_cookies(response)
     return response
@@ -196,6 +201,7 @@ async def password_form(
     request: Request,
     db: DbDep,
     caller: OptionalCaller,
+    logins: LoginsDep,
     current_password: FormText,
     new_password: FormText,
 ) -> Response:
@@ -210,4 +216,5 @@ async def password_form(
             )
     except SalonError as error:
         return await _account(request, db, caller, error.status_code, password_error=error)
+    await logins.recheck(caller.user.id)
     return await _account(request, db, caller, password_changed=True)

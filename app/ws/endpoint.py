@@ -12,35 +12,40 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import SESSION_COOKIE
-from app.db.models import User
+from app.db.models import AuthSession, User
+from app.db.types import utcnow
 from app.errors import SalonError
 from app.security.csrf import origin_allowed
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import auth
 from app.services import tables as table_service
 from app.tables.actor import TableActor
+from app.tables.clock import Clock
 from app.tables.commands import Act, Chat, Connection, Join, Leave, Resync
 from app.tables.manager import TableManager
+from app.ws.logins import CLOSE_SESSION_ENDED, LoginSockets, OpenSocket
 from app.ws.protocol import (
     MAX_FRAME_BYTES,
     ActionIn,
     ChatIn,
+    ClientMessage,
     ErrorOut,
     PingIn,
     PongOut,
     ProtocolError,
-    ResyncIn,
     error_out,
     parse_client_frame,
 )
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 # Per connection: `ws_messages_per_window` messages (setting, default 20) per 2 seconds;
 # past three times that in the window, the socket closes.
@@ -50,14 +55,19 @@ FLOOD_FACTOR = 3
 CHAT_PER_WINDOW = 5
 CHAT_WINDOW_SECONDS = 10.0
 
+CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 
+SESSION_ENDED = ErrorOut(
+    code="session_ended", message="Your login has ended: please log in again."
+).frame()
 
-async def _member(websocket: WebSocket, table_id: int) -> User | None:
-    """The active member behind the session cookie, if they may see this table (a private
-    table needs its invite code in `?invite=` unless they play there, made it or are an
-    admin)."""
+
+async def _member(websocket: WebSocket, table_id: int) -> tuple[User, AuthSession] | None:
+    """The active member behind the session cookie and their login, if they may see this
+    table (a private table needs its invite code in `?invite=` unless they play there, made
+    it or are an admin)."""
     token = websocket.cookies.get(SESSION_COOKIE)
     if not token:
         return None
@@ -65,70 +75,105 @@ async def _member(websocket: WebSocket, table_id: int) -> User | None:
         found = await auth.resolve(session, token)
         if found is None:
             return None
-        user = found[1]
+        login, user = found
         invite = websocket.query_params.get("invite")
         try:
             await table_service.visible_table(session, table_id, user, invite)
         except SalonError:
             return None
-    return user
+    return user, login
 
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: int) -> None:
     settings = websocket.app.state.settings
     manager: TableManager = websocket.app.state.tables
+    logins: LoginSockets = websocket.app.state.logins
     if not origin_allowed(websocket, settings.allowed_origins):
         await websocket.close(code=CLOSE_POLICY)  # before accept: the client sees 403
         return
-    user = await _member(websocket, table_id)
-    if user is None:
+    member = await _member(websocket, table_id)
+    if member is None:
         await websocket.close(code=CLOSE_POLICY)
         return
+    user, login = member
+    connection = Connection(user_id=user.id, username=user.username)
+    socket = OpenSocket(user.id, websocket.cookies[SESSION_COOKIE], connection)
     try:
         actor = await manager.actor(table_id)
-        manager.connect(user.id)
+        logins.add(socket)
     except SalonError:
         await websocket.close(code=CLOSE_POLICY)
         return
     try:
         await websocket.accept()
-        await _serve(websocket, actor, user)
+        await _serve(websocket, actor, connection, _expiry(manager.clock, login))
     finally:
-        manager.disconnect(user.id)
-
-
-async def _serve(websocket: WebSocket, actor: TableActor, user: User) -> None:
-    connection = Connection(user_id=user.id, username=user.username)
-    version = websocket.query_params.get("version")
-    try:
-        await actor.call(Join(connection, int(version) if version and version.isdigit() else None))
-    except SalonError as error:
-        await websocket.send_text(error_out(error).decode())
-        await websocket.close(code=CLOSE_POLICY)
-        return
-    writer = asyncio.create_task(_write(websocket, connection))
-    try:
-        await _read(websocket, actor, connection)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await writer
+        # Whatever ended the socket (the client, an error, a cancellation), the table must
+        # not keep it: a closed connection is dropped by the actor even if `Leave` is lost.
+        logins.discard(socket)
+        connection.end(connection.close_code or CLOSE_NORMAL)
         with contextlib.suppress(Exception):
             await actor.call(Leave(connection))
 
 
+def _expiry(clock: Clock, login: AuthSession) -> float:
+    """When the login expires, on the table runtime's clock."""
+    return clock.now() + max(0.0, (login.expires_at - utcnow()).total_seconds())
+
+
+async def _serve(
+    websocket: WebSocket, actor: TableActor, connection: Connection, expires: float
+) -> None:
+    version = websocket.query_params.get("version")
+    try:
+        await actor.call(Join(connection, int(version) if version and version.isdigit() else None))
+    except Exception as error:
+        if not isinstance(error, SalonError):
+            log.exception("table %s: a socket could not join", actor.table_id)
+        await websocket.send_text(error_out(error).decode())
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    tasks = {
+        asyncio.create_task(_write(websocket, connection)),
+        asyncio.create_task(_read(websocket, actor, connection)),
+        asyncio.create_task(connection.ended.wait()),
+        asyncio.create_task(_expire(actor.clock, expires, connection)),
+    }
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    if connection.closed:
+        await _farewell(websocket, connection)
+    for task in done:
+        fault = task.exception()
+        if fault is not None and not isinstance(fault, WebSocketDisconnect):
+            log.error("table %s: socket ended by an error", actor.table_id, exc_info=fault)
+
+
+async def _expire(clock: Clock, deadline: float, connection: Connection) -> None:
+    await clock.sleep_until(deadline)
+    connection.end(CLOSE_SESSION_ENDED)
+
+
+async def _farewell(websocket: WebSocket, connection: Connection) -> None:
+    """Close an ended connection's socket, telling a member whose login ended why (the
+    page then stops reconnecting)."""
+    with contextlib.suppress(Exception):
+        if connection.close_code == CLOSE_SESSION_ENDED:
+            await websocket.send_text(SESSION_ENDED.decode())
+        await websocket.close(code=connection.close_code or CLOSE_POLICY)
+
+
 async def _write(websocket: WebSocket, connection: Connection) -> None:
-    while True:
+    while not connection.closed:  # one that fell too far behind is ended: nobody waits
         frame, tracker = await connection.outbox.get()
         await websocket.send_text(frame.decode())
         if tracker is not None:
             tracker.sent()
-        if connection.closed:  # fell too far behind: the table does not wait for anyone
-            await websocket.close(code=connection.close_code or CLOSE_POLICY)
-            return
 
 
 async def _read(websocket: WebSocket, actor: TableActor, connection: Connection) -> None:
@@ -163,16 +208,21 @@ async def _read(websocket: WebSocket, actor: TableActor, connection: Connection)
             return
         limiter.hit("frames")
         try:
-            soft.check("frames")
-            soft.hit("frames")
             parsed = parse_client_frame(frame)
         except ProtocolError as error:
             connection.send(ErrorOut(code=error.code, message=error.message).frame())
             continue
-        except SalonError as error:
-            connection.send(error_out(error))
+        try:
+            soft.check("frames")
+            soft.hit("frames")
+        except SalonError as error:  # dropped: the client learns which action it was
+            connection.send(error_out(error, _ref(parsed)))
             continue
         await _dispatch(actor, connection, parsed, chat_limiter, received)
+
+
+def _ref(parsed: ClientMessage) -> str | None:
+    return parsed.id if isinstance(parsed, ActionIn) else None
 
 
 async def _close(websocket: WebSocket, connection: Connection, code: int) -> None:
@@ -189,7 +239,7 @@ async def _close(websocket: WebSocket, connection: Connection, code: int) -> Non
 async def _dispatch(
     actor: TableActor,
     connection: Connection,
-    parsed: ActionIn | ChatIn | PingIn | ResyncIn,
+    parsed: ClientMessage,
     chat_limiter: SlidingWindowLimiter,
     received: float,
 ) -> None:
@@ -205,5 +255,7 @@ async def _dispatch(
         else:
             await actor.call(Resync(connection, parsed.version))
     except SalonError as error:
-        ref = parsed.id if isinstance(parsed, ActionIn) else None
-        connection.send(error_out(error, ref))
+        connection.send(error_out(error, _ref(parsed)))
+    except Exception as error:  # a fault behind one message must not end the socket
+        log.exception("table %s: a %s message failed", actor.table_id, parsed.type)
+        connection.send(error_out(error, _ref(parsed)))

@@ -135,7 +135,7 @@ async def test_two_players_acting_at_once(room: Room) -> None:
 
 async def test_an_oversized_frame_closes_the_socket_with_1009(room: Room) -> None:
     actor, others = to_act(room)
-    version = others[0].version
+    hand = others[0].hand
     assert actor.ws is not None
     await actor.ws.send('{"type":"chat","text":"' + "x" * 5000 + '"}')
     await actor.wait_for(lambda p: any(e["code"] == "frame_too_large" for e in p.errors()))
@@ -144,12 +144,14 @@ async def test_an_oversized_frame_closes_the_socket_with_1009(room: Room) -> Non
             await actor.ws.send('{"type":"ping"}')
             await asyncio.sleep(0.02)
     assert actor.ws.close_code == 1009
-    assert others[0].version == version  # the table did not notice
+    # The game did not notice (the others only see that seat go offline).
+    await others[0].wait_for(lambda p: not p.view["seats"][room.players.index(actor)]["connected"])
+    assert others[0].hand == hand
 
 
 async def test_a_flood_is_throttled_then_cut_off(room: Room) -> None:
     actor, others = to_act(room)
-    version = others[0].version
+    hand = others[0].hand
     assert actor.ws is not None
     with pytest.raises(ConnectionClosed):
         for _ in range(200):
@@ -160,7 +162,8 @@ async def test_a_flood_is_throttled_then_cut_off(room: Room) -> None:
         await actor.ws.send('{"type":"ping"}')
     assert actor.ws.close_code == 1008
     assert any(e["code"] == "rate_limited" for e in actor.errors())
-    assert others[0].version == version
+    await others[0].wait_for(lambda p: not p.view["seats"][room.players.index(actor)]["connected"])
+    assert others[0].hand == hand
 
 
 async def test_reconnecting_mid_hand_catches_up(room: Room) -> None:
@@ -240,3 +243,19 @@ async def test_a_page_opened_later_gets_the_recent_chat_and_a_reconnect_does_not
     lines = [f["text"] for f in latecomer.frames if f["type"] == "chat"]
     assert lines == ["line 0", "line 1", "line 2"]
     assert {f["user"] for f in latecomer.frames if f["type"] == "chat"} == {"Ana"}
+
+
+async def test_a_throttled_action_is_named_in_its_refusal(room: Room) -> None:
+    """Past the soft limit actions are dropped with `rate_limited`; each refusal carries the
+    id of the action it dropped, so the client knows which ones to send again."""
+    _, others = to_act(room)
+    sender = others[0]
+    ids = [f"burst-{n}" for n in range(30)]
+    for client_id in ids:
+        await sender.send({"type": "action", "id": client_id, "action": "play"})
+    await sender.wait_for(lambda p: any(e["code"] == "rate_limited" for e in p.errors()))
+    await sender.wait_for(lambda p: len(p.errors()) == len(ids))
+    limited = [e for e in sender.errors() if e["code"] == "rate_limited"]
+    assert limited and {e["ref"] for e in limited} <= set(ids)
+    # Every action got exactly one answer, and each refusal names a different action.
+    assert sorted(e["ref"] for e in sender.errors()) == sorted(ids)

@@ -86,7 +86,10 @@ def _parse_deck(value: object, path: str) -> tuple[int, ...]:
     return tuple(cards)
 
 
-def _parse_action(value: object, path: str) -> Action:
+def parse_action(value: object, path: str) -> Action:
+    """One action in its canonical form, or `MalformedLog` naming the field that is wrong
+    or that this kind of action does not take (the live table checks actions with it too,
+    so that every stored action replays)."""
     obj = expect_object(value, path, {"seat", "action", "amount"}, "an action")
     seat = expect_int(require(obj, "seat", path), f"{path}.seat", "seat")
     kind = require(obj, "action", path)
@@ -118,7 +121,7 @@ def parse_hand(value: object, path: str) -> LoggedHand:
         sitting_out=sitting_out,
         deck=deck,
         seed=seed,
-        actions=tuple(_parse_action(a, f"{path}.actions[{i}]") for i, a in enumerate(actions)),
+        actions=tuple(parse_action(a, f"{path}.actions[{i}]") for i, a in enumerate(actions)),
     )
 
 

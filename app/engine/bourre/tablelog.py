@@ -70,7 +70,10 @@ def _parse_cards(value: object, path: str, what: str) -> list[int]:
     return cards
 
 
-def _parse_action(value: object, path: str) -> Action:
+def parse_action(value: object, path: str) -> Action:
+    """One action in its canonical form, or `MalformedLog` naming the field that is wrong
+    or that this kind of action does not take (the live table checks actions with it too,
+    so that every stored action replays)."""
     obj = expect_object(value, path, {"seat", "action", "card", "cards"}, "an action")
     seat = expect_int(require(obj, "seat", path), f"{path}.seat", "seat")
     kind = require(obj, "action", path)
@@ -120,7 +123,7 @@ def parse_hand(value: object, path: str) -> LoggedHand:
         deck=deck,
         reshuffles=tuple(reshuffles),
         seed=seed,
-        actions=tuple(_parse_action(a, f"{path}.actions[{i}]") for i, a in enumerate(actions)),
+        actions=tuple(parse_action(a, f"{path}.actions[{i}]") for i, a in enumerate(actions)),
     )
 
 

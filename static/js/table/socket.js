@@ -4,7 +4,7 @@
 const PING_MS = 20000;
 const MAX_BACKOFF_MS = 8000;
 // The server closed us for a reason a retry will not cure.
-const FINAL_CODES = new Set(["no_spectators", "table_closed", "too_many_connections"]);
+const FINAL_CODES = new Set(["no_spectators", "table_closed", "too_many_connections", "session_ended"]);
 
 export class TableSocket {
   /**

@@ -24,7 +24,10 @@ LOGS = sorted(p for p in FIXTURES.glob("*.json") if not p.name.endswith(".expect
 def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Route "game": "bouillotte" documents to this engine for the generic replay path."""
     plugin = log.GameLog(
-        bouillotte_log.parse_rules, bouillotte_log.parse_hand, bouillotte_log.replay
+        bouillotte_log.parse_rules,
+        bouillotte_log.parse_hand,
+        bouillotte_log.replay,
+        bouillotte_log.parse_action,
     )
     monkeypatch.setitem(log.GAMES, "bouillotte", plugin)
     yield

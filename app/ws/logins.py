@@ -1,0 +1,72 @@
+"""Which table sockets are open under which login, so that a login that ends closes them.
+
+A socket is opened with a session cookie and then lives on its own: nothing in a frame
+shows that its login has ended since. So every way a login ends asks this registry to
+check that member's sockets again, at once: a logout or a password change (the session
+rows are gone), a ban (the member is no longer active); and each socket's own watch ends
+it when its session expires. A socket whose login no longer resolves is ended: it is told
+why (`session_ended`), closed, and the table treats its member as disconnected.
+
+The registry also holds each member to `MAX_SOCKETS_PER_MEMBER` open sockets.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from app.db.session import Database
+from app.errors import RateLimited
+from app.services import auth
+from app.tables.commands import Connection
+
+MAX_SOCKETS_PER_MEMBER = 8
+# Close code of a socket whose login has ended (4000-4999: the application's own).
+CLOSE_SESSION_ENDED = 4001
+
+
+class TooManyConnections(RateLimited):
+    def __init__(self) -> None:
+        super().__init__(retry_after=5)
+        self.code = "too_many_connections"
+        self.message = f"You already have {MAX_SOCKETS_PER_MEMBER} tables open: close one first."
+
+
+@dataclass(eq=False, frozen=True, slots=True)
+class OpenSocket:
+    user_id: int
+    # The session cookie the socket was opened with (kept in memory only).
+    token: str
+    connection: Connection
+
+
+class LoginSockets:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._by_member: defaultdict[int, set[OpenSocket]] = defaultdict(set)
+
+    def add(self, socket: OpenSocket) -> None:
+        if len(self._by_member[socket.user_id]) >= MAX_SOCKETS_PER_MEMBER:
+            raise TooManyConnections()
+        self._by_member[socket.user_id].add(socket)
+
+    def discard(self, socket: OpenSocket) -> None:
+        sockets = self._by_member.get(socket.user_id)
+        if sockets is not None:
+            sockets.discard(socket)
+            if not sockets:
+                del self._by_member[socket.user_id]
+
+    def count(self, user_id: int) -> int:
+        return len(self._by_member.get(user_id, ()))
+
+    async def recheck(self, user_id: int) -> int:
+        """End every socket of this member whose login no longer holds; how many ended."""
+        sockets = list(self._by_member.get(user_id, ()))
+        if not sockets:
+            return 0
+        async with self.db.transaction() as session:
+            ended = [s for s in sockets if await auth.resolve(session, s.token) is None]
+        for socket in ended:
+            socket.connection.end(CLOSE_SESSION_ENDED)
+        return len(ended)
