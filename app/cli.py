@@ -123,7 +123,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from app.db.session import Database
-    from app.services.ledger import audit
+    from app.services.audit import club_audit
 
     settings = _settings()
 
@@ -131,17 +131,42 @@ def cmd_audit(args: argparse.Namespace) -> int:
         db = Database(settings.resolved_database_url, null_pool=True)
         try:
             async with db.transaction() as session:
-                report = await audit(session)
+                report = await club_audit(session)
         finally:
             await db.dispose()
         print(
-            f"accounts: {report.accounts}  entries: {report.entries}  "
-            f"chips in circulation: {report.chips_in_circulation}"
+            f"accounts: {report.ledger.accounts}  entries: {report.ledger.entries}  "
+            f"chips in circulation: {report.ledger.chips_in_circulation}"
         )
         for problem in report.problems:
             print(f"PROBLEM: {problem}")
+        for held in report.stranded:
+            print(f"  return them with: salon return-stranded {held.account}")
         print("ledger OK" if report.ok else f"ledger INCONSISTENT ({len(report.problems)})")
         return 0 if report.ok else 1
+
+    return asyncio.run(run())
+
+
+def cmd_return_stranded(args: argparse.Namespace) -> int:
+    from app.db.session import Database
+    from app.errors import SalonError
+    from app.services.holdings import return_stranded
+
+    settings = _settings()
+
+    async def run() -> int:
+        db = Database(settings.resolved_database_url, null_pool=True)
+        try:
+            async with db.transaction() as session:
+                chips = await return_stranded(session, args.account, actor_id=None)
+        except SalonError as error:
+            print(f"{error.code}: {error.message}", file=sys.stderr)
+            return 1
+        finally:
+            await db.dispose()
+        print(f"returned {chips} chips from {args.account}")
+        return 0
 
     return asyncio.run(run())
 
@@ -198,9 +223,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "demo", help="create a demo club with an admin and members holding chips (once)"
     ).set_defaults(func=cmd_demo)
-    sub.add_parser("audit", help="verify the chip ledger (exit 1 on any problem)").set_defaults(
-        func=cmd_audit
+    sub.add_parser(
+        "audit", help="verify the chip ledger and the tables' accounts (exit 1 on any problem)"
+    ).set_defaults(func=cmd_audit)
+    give_back = sub.add_parser(
+        "return-stranded",
+        help="give stranded chips back (a seat's to its member, a pot's to "
+        "its payers), as an audited ledger operation",
     )
+    give_back.add_argument("account", help="the account the audit names, e.g. seat:3:7")
+    give_back.set_defaults(func=cmd_return_stranded)
 
     replay = sub.add_parser("replay", help="replay a table log and print the results as JSON")
     replay.add_argument("file")

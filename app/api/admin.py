@@ -29,13 +29,17 @@ from app.api.schemas import (
     LedgerEntryPublic,
     MemberPublic,
     MemberWithBalance,
+    ReturnedPublic,
     RoleName,
     RoleUpdate,
     StatusName,
+    StrandedPublic,
+    StrandedReturn,
 )
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
-from app.services import club, ledger, members
+from app.services import club, holdings, ledger, members
+from app.services.audit import club_audit
 from app.tables.latency import LatencyRecorder
 
 PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
@@ -219,15 +223,32 @@ async def ledger_csv(db: DbDep, where: LedgerFilterDep) -> StreamingResponse:
 
 @router.get("/audit")
 async def audit(db: DbDep) -> AuditPublic:
+    """The ledger proved, and every table's seat and pot accounts checked against the
+    tables: chips no table will pay out are listed under `stranded`."""
     async with db.transaction() as session:
-        report = await ledger.audit(session)
+        report = await club_audit(session)
     return AuditPublic(
         ok=report.ok,
-        accounts=report.accounts,
-        entries=report.entries,
-        chips_in_circulation=report.chips_in_circulation,
+        accounts=report.ledger.accounts,
+        entries=report.ledger.entries,
+        chips_in_circulation=report.ledger.chips_in_circulation,
         problems=report.problems,
+        stranded=[
+            StrandedPublic(
+                account=s.account, table_id=s.table_id, member_id=s.user_id, chips=s.chips
+            )
+            for s in report.stranded
+        ],
     )
+
+
+@router.post("/stranded/return")
+async def return_stranded(body: StrandedReturn, caller: AdminCaller, db: DbDep) -> ReturnedPublic:
+    """Give stranded chips back (a seat's to its member, a closed table's pot to those who
+    paid into it): one audited ledger operation; a retry moves nothing twice."""
+    async with db.transaction() as session:
+        chips = await holdings.return_stranded(session, body.account, caller.user.id)
+    return ReturnedPublic(account=body.account, chips=chips)
 
 
 @router.get("/club")

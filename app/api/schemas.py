@@ -173,12 +173,30 @@ class InvitePublic(Output):
     created_at: datetime
 
 
+class StrandedPublic(Output):
+    account: str
+    table_id: int
+    # None for a closed table's pot.
+    member_id: int | None
+    chips: int
+
+
 class AuditPublic(Output):
     ok: bool
     accounts: int
     entries: int
     chips_in_circulation: int
     problems: list[str]
+    stranded: list[StrandedPublic]
+
+
+class StrandedReturn(Input):
+    account: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^(seat|pot):[0-9:]+$")]
+
+
+class ReturnedPublic(Output):
+    account: str
+    chips: int
 
 
 class LatencyPublic(Output):

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
 from app.db.types import UTCDateTime, utcnow
+from app.security.tokens import new_token
 
 
 class Role(StrEnum):
@@ -232,6 +233,9 @@ class TableSeat(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
     seat_no: Mapped[int] = mapped_column(Integer)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    # This seating's own id (sit-down to stand-up), random and never reused: the cash-out
+    # is keyed by it. Row ids can come back on SQLite, table versions after a restart.
+    seating_id: Mapped[str] = mapped_column(String(32), unique=True, default=lambda: new_token(16))
     sitting_out: Mapped[bool] = mapped_column(Boolean, default=False)
     # Stands up (stack back to the balance) as soon as the current hand is over.
     leaving: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -290,4 +294,19 @@ class ChatMessage(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     text: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RequestReply(Base):
+    """The answer given to a request made with a client's idempotency key (sitting down,
+    topping up): a retry gets exactly this answer again, whatever has happened since, and
+    the same key with another request is refused."""
+
+    __tablename__ = "request_replies"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    # SHA-256 of the request's content.
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    answer: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

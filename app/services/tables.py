@@ -30,7 +30,7 @@ from app.engine.base import EngineError
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.security.text import has_control_chars
 from app.security.tokens import new_token, same
-from app.services import ledger
+from app.services import ledger, replies
 from app.tables.games import driver
 
 
@@ -198,6 +198,14 @@ async def seats_of(session: AsyncSession, table_id: int) -> list[SeatInfo]:
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A keyed request's answer; `replayed` when it was given before (nothing changed)."""
+
+    answer: dict[str, Any]
+    replayed: bool = False
+
+
 async def take_seat(
     session: AsyncSession,
     table: GameTable,
@@ -205,8 +213,13 @@ async def take_seat(
     seat_no: int | None,
     buy_in: int,
     request_key: str,
-) -> TableSeat:
-    """Sit `user` down with `buy_in` chips from their balance (next free seat if None)."""
+) -> Reply:
+    """Sit `user` down with `buy_in` chips from their balance (next free seat if None);
+    answers `{"seat": n}`. A retry with the same key answers the same (see replies)."""
+    key = f"sit:{table.id}:{user.id}:{request_key}"
+    request = {"seat": seat_no, "buy_in": buy_in}
+    if (earlier := await replies.earlier(session, key, request)) is not None:
+        return Reply(earlier, replayed=True)
     if table.status == TableStatus.CLOSED:
         raise Conflict("table_closed", "This table is closed.")
     if user.status != MemberStatus.ACTIVE:
@@ -232,7 +245,7 @@ async def take_seat(
     await ledger.open_account(session, seat_key(table.id, user.id), AccountKind.SEAT, user.id)
     await ledger.post(
         session,
-        idempotency_key=f"sit:{table.id}:{user.id}:{request_key}",
+        idempotency_key=key,
         kind="buy_in",
         reason=f"Buy-in at table {table.id}",
         actor_id=user.id,
@@ -243,7 +256,9 @@ async def take_seat(
     seat = TableSeat(table_id=table.id, seat_no=seat_no, user_id=user.id)
     session.add(seat)
     await session.flush()
-    return seat
+    answer = {"seat": seat.seat_no}
+    await replies.remember(session, key, request, answer)
+    return Reply(answer)
 
 
 def _check_buy_in(table: GameTable, stack: int, amount: int) -> None:
@@ -268,8 +283,13 @@ async def seat_of(session: AsyncSession, table_id: int, user_id: int) -> TableSe
 
 async def top_up(
     session: AsyncSession, table: GameTable, user: User, amount: int, request_key: str
-) -> int:
-    """Add chips from the member's balance to their stack; returns the new stack."""
+) -> Reply:
+    """Add chips from the member's balance to their stack; answers `{"stack": new stack}`.
+    A retry with the same key answers the same (see replies)."""
+    request_id = f"topup:{table.id}:{user.id}:{request_key}"
+    request = {"amount": amount}
+    if (earlier := await replies.earlier(session, request_id, request)) is not None:
+        return Reply(earlier, replayed=True)
     await seat_of(session, table.id, user.id)
     key = seat_key(table.id, user.id)
     stack = await ledger.balance_of(session, key)
@@ -282,24 +302,27 @@ async def top_up(
     _check_buy_in(table, stack, amount)
     await ledger.post(
         session,
-        idempotency_key=f"topup:{table.id}:{user.id}:{request_key}",
+        idempotency_key=request_id,
         kind="top_up",
         reason=f"Top-up at table {table.id}",
         actor_id=user.id,
         movements=[ledger.Movement(ledger.member_account_key(user.id), key, amount)],
     )
-    return stack + amount
+    answer = {"stack": stack + amount}
+    await replies.remember(session, request_id, request, answer)
+    return Reply(answer)
 
 
-async def stand_up(session: AsyncSession, table: GameTable, user_id: int, hand_key: str) -> int:
-    """Free the seat and return the whole stack to the balance; returns the chips moved."""
+async def stand_up(session: AsyncSession, table: GameTable, user_id: int) -> int:
+    """Free the seat and return the whole stack to the balance; returns the chips moved.
+    The cash-out is keyed by the seating's own id: one cash-out per seating, ever."""
     seat = await seat_of(session, table.id, user_id)
     key = seat_key(table.id, user_id)
     stack = await ledger.balance_of(session, key)
     if stack:
         await ledger.post(
             session,
-            idempotency_key=f"stand:{table.id}:{user_id}:{hand_key}",
+            idempotency_key=f"stand:{seat.seating_id}",
             kind="cash_out",
             reason=f"Left table {table.id}",
             actor_id=user_id,
@@ -317,7 +340,9 @@ async def set_status(session: AsyncSession, table: GameTable, status: TableStatu
     await session.flush()
 
 
-async def return_pot(session: AsyncSession, table: GameTable) -> dict[int, int]:
+async def return_pot(
+    session: AsyncSession, table: GameTable, *, idempotency_key: str | None = None
+) -> dict[int, int]:
     """Give back what is left in a closing table's pot.
 
     Decision (a pot left on a closed Bourré table, live-tables rules): it goes back to
@@ -357,7 +382,7 @@ async def return_pot(session: AsyncSession, table: GameTable) -> dict[int, int]:
     ]
     await ledger.post(
         session,
-        idempotency_key=f"close:{table.id}:pot",
+        idempotency_key=idempotency_key or f"close:{table.id}:pot",
         kind="pot_return",
         reason=f"Pot returned at the close of table {table.id}",
         actor_id=None,

@@ -28,7 +28,7 @@ from app.engine.logdoc import MalformedLog
 from app.engine.rng import commitment, new_seed, seed_from_hex, seed_to_hex
 from app.errors import Conflict, NotFound, SalonError
 from app.services import hands as hand_store
-from app.services import ledger
+from app.services import holdings, ledger
 from app.services import tables as table_service
 from app.tables.clock import Clock
 from app.tables.commands import (
@@ -742,9 +742,7 @@ class TableActor:
                 elif dealt and not seat.sitting_out:
                     seat.timed_out_hands = 0
             if seat.leaving:
-                await table_service.stand_up(
-                    session, self.table, seat.user_id, f"hand{hand.row_id}"
-                )
+                await table_service.stand_up(session, self.table, seat.user_id)
 
     # ------------------------------------------------------------------ seats
 
@@ -768,12 +766,14 @@ class TableActor:
             user = await session.get(User, command.user_id)
             if user is None:
                 raise NotFound("member_not_found", "No such member.")
-            seat = await table_service.take_seat(
+            await holdings.clear_before_sitting(session, self.table_id, user.id)
+            reply = await table_service.take_seat(
                 session, self.table, user, command.seat_no, command.buy_in, command.request_key
             )
             await self._reload_seats(session)
-        self._seats_changed("seated", seat.seat_no)
-        return {"seat": seat.seat_no}
+        if not reply.replayed:
+            self._seats_changed("seated", reply.answer["seat"])
+        return reply.answer
 
     async def _top_up(self, command: TopUp) -> dict[str, Any]:
         assert self.table is not None
@@ -782,12 +782,13 @@ class TableActor:
         async with self.db.transaction() as session:
             user = await session.get(User, command.user_id)
             assert user is not None
-            stack = await table_service.top_up(
+            reply = await table_service.top_up(
                 session, self.table, user, command.amount, command.request_key
             )
             await self._reload_seats(session)
-        self._seats_changed("topped_up", self.seat_of_user(command.user_id))
-        return {"stack": stack}
+        if not reply.replayed:
+            self._seats_changed("topped_up", self.seat_of_user(command.user_id))
+        return reply.answer
 
     async def _sit_out(self, user_id: int, away: bool) -> dict[str, Any]:
         async with self.db.transaction() as session:
@@ -812,9 +813,7 @@ class TableActor:
             return {"left": False, "after_hand": True}
         seat_no = self.seat_of_user(user_id)
         async with self.db.transaction() as session:
-            returned = await table_service.stand_up(
-                session, self.table, user_id, f"v{self.events.version}"
-            )
+            returned = await table_service.stand_up(session, self.table, user_id)
             await self._reload_seats(session)
         self._seats_changed("left", seat_no)
         return {"left": True, "returned": returned}
@@ -852,7 +851,7 @@ class TableActor:
             table = await table_service.get_table(session, self.table_id)
             await table_service.return_pot(session, table)
             for seat in list(self.seats.values()):
-                await table_service.stand_up(session, table, seat.user_id, "close")
+                await table_service.stand_up(session, table, seat.user_id)
             await table_service.set_status(session, table, TableStatus.CLOSED)
             await self._reload_seats(session)
         self.table = table

@@ -16,7 +16,8 @@ from app.api.deps import DbDep, LoginsDep, OptionalCaller, csrf_protect
 from app.db.models import Role
 from app.errors import Forbidden, InvalidInput, SalonError
 from app.security.tokens import new_token
-from app.services import club, ledger, members
+from app.services import club, holdings, ledger, members
+from app.services.audit import club_audit
 from app.web.pages import redirect, render
 
 router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(csrf_protect)])
@@ -44,7 +45,7 @@ async def _dashboard(
             "members": await members.list_members(session),
             "invites": await members.list_invites(session),
             "entries": await ledger.entries(session, ledger.EntryFilter(), limit=100),
-            "audit": await ledger.audit(session),
+            "audit": await club_audit(session),
             "chip_key": new_token(12),
         }
     return await render(request, db, caller, "admin.html", status_code, **context, **extra)
@@ -146,6 +147,20 @@ async def invite(
             raise InvalidInput("invalid_input", "Uses must be between 1 and 1000.")
         created = await members.create_invite(session, actor, members.InviteSpec(max_uses=uses))
         return f"Invite code created: {created.code}"
+
+    return await _act(request, db, caller, action)
+
+
+@router.post("/stranded/return")
+async def return_stranded(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    account: Annotated[str, Form(min_length=1, max_length=64)],
+) -> Response:
+    async def action(session: Any, actor: Any) -> str:
+        chips = await holdings.return_stranded(session, account, actor.id)
+        return f"{chips} chips returned from {account}."
 
     return await _act(request, db, caller, action)
 

@@ -99,6 +99,31 @@ async def step(players: dict[int, Player], rng: random.Random) -> bool:
     return True
 
 
+async def balance(player: Player) -> int:
+    return int((await player.http.get("/api/me")).json()["balance"])
+
+
+async def visit(host: str, table_id: int, secret: str, point: str) -> None:
+    """After a restart, a fifth member sits down, tops up and stands up (not dealt in: the
+    hand is already running): every chip comes back, however often this was done before."""
+    emile = await log_in(host, "emile", secret)
+    try:
+        start = await balance(emile)
+        seated = await emile.post(
+            f"/api/tables/{table_id}/seat", {"buy_in": 100, "request_key": f"visit-{point}"}
+        )
+        assert seated.status_code == 200, seated.text
+        topped = await emile.post(
+            f"/api/tables/{table_id}/top-up", {"amount": 50, "request_key": f"visit-{point}"}
+        )
+        assert topped.json() == {"stack": 150}, topped.text
+        left = await emile.post(f"/api/tables/{table_id}/stand")
+        assert left.json() == {"left": True, "returned": 150}, left.text
+        assert await balance(emile) == start == 1000
+    finally:
+        await emile.http.aclose()
+
+
 async def test_a_killed_server_restarts_into_the_same_hand(pg_env: dict[str, str]) -> None:
     server = RestartableServer(pg_env)
     server.start()
@@ -110,7 +135,7 @@ async def test_a_killed_server_restarts_into_the_same_hand(pg_env: dict[str, str
             {
                 "name": "Crash",
                 "game": "bourre",
-                "seat_count": 4,
+                "seat_count": 5,
                 "buy_in_min": 20,
                 "buy_in_max": 300,
                 "turn_seconds": 600,
@@ -159,11 +184,36 @@ async def test_a_killed_server_restarts_into_the_same_hand(pg_env: dict[str, str
             if before is not None:
                 after = {n: state_of(p) for n, p in players.items()}
                 assert after == before, point
+            await visit(server.host, table_id, members, point)
             while await step(players, rng):
                 pass
             for player in players.values():
                 await player.close()
-        for player in [admin, *players.values()]:
+        # Everybody stands up: each gets exactly their stack back; the pot goes back on close.
+        assert (await admin.post(f"/api/tables/{table_id}/pause")).status_code == 200
+        if (await admin.http.get(f"/api/tables/{table_id}")).json()["hand_in_progress"]:
+            for player in players.values():
+                await player.open(table_id)
+                await player.wait_for(lambda p: p.snapshot is not None)
+            while await step(players, rng):
+                pass
+        for player in players.values():
+            mine = await balance(player)
+            seat = next(
+                s
+                for s in (await player.http.get(f"/api/tables/{table_id}")).json()["seats"]
+                if s["username"] == player.username
+            )
+            left = await player.post(f"/api/tables/{table_id}/stand")
+            assert left.status_code == 200, left.text
+            assert left.json() == {"left": True, "returned": seat["stack"]}
+            assert await balance(player) == mine + seat["stack"]
+        closed = await admin.post(f"/api/tables/{table_id}/close")
+        assert closed.status_code == 200, closed.text
+        emile = await log_in(server.host, "emile", members)
+        total = sum([await balance(p) for p in players.values()]) + await balance(emile)
+        assert total == TOTAL
+        for player in [admin, emile, *players.values()]:
             await player.http.aclose()
     finally:
         server.stop()

@@ -13,6 +13,7 @@ from app.db.models import Hand
 from app.db.session import Database
 from app.engine.log import replay
 from app.services import ledger
+from app.services.audit import club_audit
 from app.services.tables import seats_of
 from tests.tables.harness import Room, open_room, play_until_over
 
@@ -59,7 +60,7 @@ async def test_a_full_hand_from_join_to_settlement(room: Room, db: Database) -> 
     async with db.transaction() as session:
         stacks = {s.username: s.stack for s in await seats_of(session, room.table_id)}
         pot = await ledger.balance_of(session, f"pot:{room.table_id}")
-        report = await ledger.audit(session)
+        report = await club_audit(session)
         stored = await session.scalar(select(Hand).where(Hand.table_id == room.table_id))
     assert report.ok, report.problems
     assert sum(stacks.values()) + pot == 400

@@ -10,6 +10,7 @@ from websockets.exceptions import InvalidStatus
 from app.config import Settings
 from app.db.session import Database
 from app.services import ledger
+from app.services.audit import club_audit
 from tests.tables.harness import Room, open_room
 
 NAMES = ["ana", "bob", "cyd"]
@@ -84,7 +85,7 @@ async def test_standing_up_during_a_hand_waits_for_its_end(room: Room, db: Datab
     assert await balance(room, 0) == 900 + stacks["ana"]  # the stack came back
     assert room.players[0].view["you"]["seat"] is None
     async with db.transaction() as session:
-        assert (await ledger.audit(session)).ok
+        assert (await club_audit(session)).ok
 
 
 async def test_a_sitting_out_player_is_not_dealt_in(room: Room) -> None:
@@ -123,7 +124,7 @@ async def test_pause_close_and_the_pot_goes_back(room: Room, db: Database) -> No
         assert balances == [1000, 1000, 1000]
     async with db.transaction() as session:
         assert await ledger.balance_of(session, f"pot:{room.table_id}") == 0
-        assert (await ledger.audit(session)).ok
+        assert (await club_audit(session)).ok
     assert (await member.http.get("/api/tables")).json() == []
     again = await member.post(
         f"/api/tables/{room.table_id}/seat", {"buy_in": 50, "request_key": "late-00001"}
