@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -14,6 +16,7 @@ from pydantic import (
     StrictStr,
     field_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from app.security.text import has_control_chars
 from app.services.ledger import MAX_AMOUNT
@@ -48,7 +51,20 @@ class ErrorResponse(BaseModel):
 
 # Ids are 32-bit integers in the database: anything larger is refused at the door.
 MAX_ID = 2_147_483_647
-MemberId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+_ID_TEXT = re.compile(r"[0-9]+")
+
+
+def _id_digits(value: object) -> object:
+    """An id sent as text (a path, a query, a form) is read from the digits 0-9 only:
+    Python would also read "١٢" (Arabic-Indic digits), full-width digits, "+12" or "1_2"."""
+    if isinstance(value, str) and not _ID_TEXT.fullmatch(value):
+        raise PydanticCustomError("id_digits", "An id is written with the digits 0 to 9")
+    return value
+
+
+# Every id a route reads, from a path, a query, a form or a JSON body (where, as every
+# JSON number, it must be a number, not text).
+Id = Annotated[int, Field(ge=1, le=MAX_ID), BeforeValidator(_id_digits)]
 Username = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Password = Annotated[StrictStr, Field(min_length=1, max_length=256)]
 Amount = Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
@@ -130,7 +146,7 @@ class RoleUpdate(Input):
 
 
 class ChipMovementCreate(Input):
-    member_id: MemberId
+    member_id: Id
     amount: Amount
     reason: Reason
     idempotency_key: IdempotencyKey

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from app.api.deps import DbDep, OptionalCaller
-from app.api.schemas import MAX_ID
+from app.api.schemas import Id
 from app.errors import NotFound
 from app.services import club
 from app.services import tables as table_service
@@ -46,7 +46,7 @@ async def table_page(
     request: Request,
     db: DbDep,
     caller: OptionalCaller,
-    table_id: Annotated[int, Path(ge=1, le=MAX_ID)],
+    table_id: Id,
     invite: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response:
     if caller is None:

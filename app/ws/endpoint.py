@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import SESSION_COOKIE
+from app.api.schemas import Id
 from app.db.models import User
 from app.errors import SalonError
 from app.security.csrf import origin_allowed
@@ -75,7 +76,7 @@ async def _member(websocket: WebSocket, table_id: int) -> User | None:
 
 
 @router.websocket("/ws/tables/{table_id}")
-async def table_socket(websocket: WebSocket, table_id: int) -> None:
+async def table_socket(websocket: WebSocket, table_id: Id) -> None:
     settings = websocket.app.state.settings
     manager: TableManager = websocket.app.state.tables
     if not origin_allowed(websocket, settings.allowed_origins):
