@@ -18,8 +18,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from app.security.text import has_control_chars
-from app.services.ledger import MAX_AMOUNT
+from app.security.text import has_control_chars, plain_text
+from app.services.ledger import MAX_AMOUNT, MAX_REASON_LENGTH
 
 
 class Input(BaseModel):
@@ -69,7 +69,10 @@ Username = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Password = Annotated[StrictStr, Field(min_length=1, max_length=256)]
 Amount = Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
 IdempotencyKey = Annotated[StrictStr, Field(min_length=8, max_length=128)]
-Reason = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+# Shown to the member and the admins: stored cleaned (NFC, no hidden characters).
+Reason = Annotated[
+    StrictStr, Field(min_length=1, max_length=MAX_REASON_LENGTH), plain_text(MAX_REASON_LENGTH)
+]
 RoleName = Literal["owner", "admin", "member"]
 StatusName = Literal["pending", "active", "banned"]
 
@@ -211,7 +214,7 @@ Chips = Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
 
 
 class TableCreate(Input):
-    name: Annotated[StrictStr, Field(min_length=1, max_length=60)]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=60), plain_text(60)]
     game: Literal["bourre", "bouillotte"]
     preset: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
     # Options that differ from the preset (or from the defaults), as in the table log.

@@ -28,7 +28,7 @@ from app.db.models import (
 from app.db.types import utcnow
 from app.engine.base import EngineError
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.security.text import has_control_chars
+from app.security.text import clean_text
 from app.security.tokens import new_token, same
 from app.services import ledger
 from app.tables.games import driver
@@ -83,7 +83,7 @@ class TableSpec:
 
 def _check_spec(spec: TableSpec) -> dict[str, Any]:
     """Validate a table's settings; returns the rules as the engine normalises them."""
-    if not spec.name.strip() or len(spec.name) > 60 or has_control_chars(spec.name):
+    if clean_text(spec.name, 60) is None:
         raise InvalidInput("invalid_name", "A table's name has 1 to 60 characters of plain text.")
     try:
         game = driver(spec.game)

@@ -17,8 +17,10 @@ from app.api.deps import DbDep, OptionalCaller, csrf_protect
 from app.api.schemas import Id
 from app.db.models import Role
 from app.errors import Forbidden, InvalidInput, SalonError
+from app.security.text import plain_text
 from app.security.tokens import new_token
 from app.services import club, ledger, members
+from app.services.ledger import MAX_REASON_LENGTH
 from app.web.pages import redirect, render
 
 router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(csrf_protect)])
@@ -103,7 +105,7 @@ async def chips(
     caller: OptionalCaller,
     member_id: Annotated[Id, Form()],
     amount: Annotated[str, Form(max_length=12)],
-    reason: Annotated[str, Form(max_length=200)],
+    reason: Annotated[str, Form(max_length=MAX_REASON_LENGTH), plain_text(MAX_REASON_LENGTH)],
     direction: Annotated[str, Form(pattern="^(grant|deduct)$")],
     chip_key: Annotated[str, Form(min_length=8, max_length=64)],
 ) -> Response:
