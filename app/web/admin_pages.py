@@ -11,7 +11,7 @@ import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import DbDep, OptionalCaller, csrf_protect
 from app.api.schemas import Id
@@ -23,7 +23,13 @@ from app.services import club, ledger, members
 from app.services.ledger import MAX_REASON_LENGTH
 from app.web.pages import redirect, render
 
-router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(csrf_protect)])
+# Documented with its form fields (in the OpenAPI schema, under "pages") like the API.
+router = APIRouter(
+    prefix="/admin",
+    tags=["pages"],
+    default_response_class=HTMLResponse,
+    dependencies=[Depends(csrf_protect)],
+)
 
 MemberAction = {"approve": members.approve, "ban": members.ban, "unban": members.unban}
 MemberVerb = Literal["approve", "ban", "unban", "make-admin", "make-member"]

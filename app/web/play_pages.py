@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import DbDep, OptionalCaller
 from app.api.schemas import Id
@@ -20,7 +20,7 @@ from app.services import tables as table_service
 from app.tables.games import DRIVERS
 from app.web.pages import redirect, render
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 
 
 @router.get("/lobby")
