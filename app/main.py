@@ -74,19 +74,17 @@ async def _salon_error(request: Request, exc: Exception) -> Response:
     return response
 
 
-async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     problems = [
         {"field": ".".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
         for e in exc.errors()
     ]
     first = problems[0] if problems else {"field": "", "problem": "invalid"}
-    return _error(
-        422,
-        "invalid_input",
-        f"Invalid input: {first['field']}: {first['problem']}",
-        errors=problems,
-    )
+    message = f"Invalid input: {first['field']}: {first['problem']}"
+    if _wants_page(request):  # a browser's form: the page says what was wrong
+        return _error_page(request, 422, "invalid_input", message)
+    return _error(422, "invalid_input", message, errors=problems)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

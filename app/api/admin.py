@@ -12,17 +12,17 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 
 from app.api.deps import AdminCaller, DbDep, LoginsDep, csrf_protect, require_admin
 from app.api.schemas import (
-    MAX_ID,
     AuditPublic,
     ChipMovementCreate,
     ChipMovementPublic,
     ClubPublic,
     ClubUpdate,
+    Id,
     InviteCreate,
     InvitePublic,
     LatencyPublic,
@@ -42,8 +42,6 @@ from app.services import club, holdings, ledger, members
 from app.services.audit import club_audit
 from app.tables.latency import LatencyRecorder
 
-PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
-QueryId = Annotated[int | None, Query(ge=1, le=MAX_ID)]
 KindQuery = Annotated[str | None, Query(pattern=r"^[a-z_]{1,32}$")]
 
 router = APIRouter(
@@ -72,13 +70,13 @@ async def list_members(
 
 
 @router.post("/members/{member_id}/approve")
-async def approve(member_id: PathId, caller: AdminCaller, db: DbDep) -> MemberPublic:
+async def approve(member_id: Id, caller: AdminCaller, db: DbDep) -> MemberPublic:
     async with db.transaction() as session:
         return MemberPublic.model_validate(await members.approve(session, caller.user, member_id))
 
 
 @router.post("/members/{member_id}/ban")
-async def ban(member_id: PathId, caller: AdminCaller, db: DbDep, logins: LoginsDep) -> MemberPublic:
+async def ban(member_id: Id, caller: AdminCaller, db: DbDep, logins: LoginsDep) -> MemberPublic:
     async with db.transaction() as session:
         banned = MemberPublic.model_validate(await members.ban(session, caller.user, member_id))
     await logins.recheck(member_id)
@@ -86,15 +84,13 @@ async def ban(member_id: PathId, caller: AdminCaller, db: DbDep, logins: LoginsD
 
 
 @router.post("/members/{member_id}/unban")
-async def unban(member_id: PathId, caller: AdminCaller, db: DbDep) -> MemberPublic:
+async def unban(member_id: Id, caller: AdminCaller, db: DbDep) -> MemberPublic:
     async with db.transaction() as session:
         return MemberPublic.model_validate(await members.unban(session, caller.user, member_id))
 
 
 @router.post("/members/{member_id}/role")
-async def set_role(
-    member_id: PathId, body: RoleUpdate, caller: AdminCaller, db: DbDep
-) -> MemberPublic:
+async def set_role(member_id: Id, body: RoleUpdate, caller: AdminCaller, db: DbDep) -> MemberPublic:
     async with db.transaction() as session:
         user = await members.set_role(session, caller.user, member_id, Role(body.role))
         return MemberPublic.model_validate(user)
@@ -147,9 +143,9 @@ def _as_utc(moment: datetime | None) -> datetime | None:
 
 
 def ledger_filter(
-    member_id: QueryId = None,
+    member_id: Id | None = None,
     kind: KindQuery = None,
-    actor_id: QueryId = None,
+    actor_id: Id | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
 ) -> ledger.EntryFilter:
@@ -278,7 +274,7 @@ async def create_invite(body: InviteCreate, caller: AdminCaller, db: DbDep) -> I
 
 
 @router.post("/invites/{invite_id}/revoke")
-async def revoke_invite(invite_id: PathId, db: DbDep) -> InvitePublic:
+async def revoke_invite(invite_id: Id, db: DbDep) -> InvitePublic:
     async with db.transaction() as session:
         return InvitePublic.model_validate(await members.revoke_invite(session, invite_id))
 

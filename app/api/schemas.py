@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -14,9 +16,10 @@ from pydantic import (
     StrictStr,
     field_validator,
 )
+from pydantic_core import PydanticCustomError
 
-from app.security.text import has_control_chars
-from app.services.ledger import MAX_AMOUNT
+from app.security.text import has_control_chars, plain_text
+from app.services.ledger import MAX_AMOUNT, MAX_REASON_LENGTH
 
 
 class Input(BaseModel):
@@ -48,12 +51,28 @@ class ErrorResponse(BaseModel):
 
 # Ids are 32-bit integers in the database: anything larger is refused at the door.
 MAX_ID = 2_147_483_647
-MemberId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+_ID_TEXT = re.compile(r"[0-9]+")
+
+
+def _id_digits(value: object) -> object:
+    """An id sent as text (a path, a query, a form) is read from the digits 0-9 only:
+    Python would also read "١٢" (Arabic-Indic digits), full-width digits, "+12" or "1_2"."""
+    if isinstance(value, str) and not _ID_TEXT.fullmatch(value):
+        raise PydanticCustomError("id_digits", "An id is written with the digits 0 to 9")
+    return value
+
+
+# Every id a route reads, from a path, a query, a form or a JSON body (where, as every
+# JSON number, it must be a number, not text).
+Id = Annotated[int, Field(ge=1, le=MAX_ID), BeforeValidator(_id_digits)]
 Username = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Password = Annotated[StrictStr, Field(min_length=1, max_length=256)]
 Amount = Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
 IdempotencyKey = Annotated[StrictStr, Field(min_length=8, max_length=128)]
-Reason = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+# Shown to the member and the admins: stored cleaned (NFC, no hidden characters).
+Reason = Annotated[
+    StrictStr, Field(min_length=1, max_length=MAX_REASON_LENGTH), plain_text(MAX_REASON_LENGTH)
+]
 RoleName = Literal["owner", "admin", "member"]
 StatusName = Literal["pending", "active", "banned"]
 
@@ -130,7 +149,7 @@ class RoleUpdate(Input):
 
 
 class ChipMovementCreate(Input):
-    member_id: MemberId
+    member_id: Id
     amount: Amount
     reason: Reason
     idempotency_key: IdempotencyKey
@@ -213,7 +232,7 @@ Chips = Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
 
 
 class TableCreate(Input):
-    name: Annotated[StrictStr, Field(min_length=1, max_length=60)]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=60), plain_text(60)]
     game: Literal["bourre", "bouillotte"]
     preset: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
     # Options that differ from the preset (or from the defaults), as in the table log.

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Request
 
 from app.api.deps import AdminCaller, CurrentCaller, DbDep, csrf_protect
 from app.api.schemas import (
-    MAX_ID,
+    Id,
     SeatCreate,
     SeatPublic,
     SeatResult,
@@ -28,8 +28,6 @@ from app.tables.commands import Command, Describe, SetStatus, Sit, SitOut, Stand
 from app.tables.manager import TableManager
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], dependencies=[Depends(csrf_protect)])
-
-TableId = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
 def _manager(request: Request) -> TableManager:
@@ -131,7 +129,7 @@ async def _visible_table(
 
 @router.get("/{table_id}")
 async def table_details(
-    table_id: TableId,
+    table_id: Id,
     caller: CurrentCaller,
     db: DbDep,
     manager: ManagerDep,
@@ -163,7 +161,7 @@ async def _ask(
 
 @router.post("/{table_id}/seat", response_model_exclude_none=True)
 async def take_seat(
-    table_id: TableId, body: SeatCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+    table_id: Id, body: SeatCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
     """Sit down with a buy-in from your balance (the next free seat unless you pick one)."""
     answer = await _ask(
@@ -179,7 +177,7 @@ async def take_seat(
 
 @router.post("/{table_id}/top-up", response_model_exclude_none=True)
 async def top_up(
-    table_id: TableId, body: TopUpCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+    table_id: Id, body: TopUpCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
     answer = await _ask(
         db, manager, table_id, caller, TopUp(caller.user.id, body.amount, body.request_key)
@@ -189,24 +187,20 @@ async def top_up(
 
 @router.post("/{table_id}/sit-out", response_model_exclude_none=True)
 async def sit_out(
-    table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+    table_id: Id, caller: CurrentCaller, db: DbDep, manager: ManagerDep
 ) -> SeatResult:
     answer = await _ask(db, manager, table_id, caller, SitOut(caller.user.id, away=True))
     return SeatResult(**answer)
 
 
 @router.post("/{table_id}/sit-in", response_model_exclude_none=True)
-async def sit_in(
-    table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
-) -> SeatResult:
+async def sit_in(table_id: Id, caller: CurrentCaller, db: DbDep, manager: ManagerDep) -> SeatResult:
     answer = await _ask(db, manager, table_id, caller, SitOut(caller.user.id, away=False))
     return SeatResult(**answer)
 
 
 @router.post("/{table_id}/stand", response_model_exclude_none=True)
-async def stand(
-    table_id: TableId, caller: CurrentCaller, db: DbDep, manager: ManagerDep
-) -> SeatResult:
+async def stand(table_id: Id, caller: CurrentCaller, db: DbDep, manager: ManagerDep) -> SeatResult:
     """Leave the table: the stack goes back to your balance now, or when your hand is over."""
     answer = await _ask(db, manager, table_id, caller, Stand(caller.user.id))
     return SeatResult(**answer)
@@ -220,24 +214,18 @@ async def _set_status(
 
 
 @router.post("/{table_id}/pause")
-async def pause(
-    table_id: TableId, caller: AdminCaller, db: DbDep, manager: ManagerDep
-) -> StatusPublic:
+async def pause(table_id: Id, caller: AdminCaller, db: DbDep, manager: ManagerDep) -> StatusPublic:
     """No new hand starts; the current one is played out."""
     return await _set_status(table_id, TableStatus.PAUSED, caller, db, manager)
 
 
 @router.post("/{table_id}/resume")
-async def resume(
-    table_id: TableId, caller: AdminCaller, db: DbDep, manager: ManagerDep
-) -> StatusPublic:
+async def resume(table_id: Id, caller: AdminCaller, db: DbDep, manager: ManagerDep) -> StatusPublic:
     return await _set_status(table_id, TableStatus.OPEN, caller, db, manager)
 
 
 @router.post("/{table_id}/close")
-async def close(
-    table_id: TableId, caller: AdminCaller, db: DbDep, manager: ManagerDep
-) -> StatusPublic:
+async def close(table_id: Id, caller: AdminCaller, db: DbDep, manager: ManagerDep) -> StatusPublic:
     """Close after the current hand: every stack goes back to its owner, and a pot left on
     the table to those who paid into it, in proportion."""
     return await _set_status(table_id, TableStatus.CLOSED, caller, db, manager)

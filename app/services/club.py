@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AccountKind, Club, MemberStatus, Role, User
 from app.errors import Conflict, InvalidInput, NotFound
-from app.security.text import has_control_chars
+from app.security.text import clean_text
 from app.services import ledger, members
 
 
@@ -36,12 +36,13 @@ class ClubChanges:
     members_may_create_tables: bool | None = None
 
 
-def _check(changes: ClubChanges) -> None:
+def _checked(changes: ClubChanges) -> ClubChanges:
+    """The changes with their texts as they are stored, or the first refusal."""
+    texts: dict[str, str | None] = {}
     for field, limit in (("name", 80), ("chip_unit", 20)):
         value = getattr(changes, field)
-        if value is not None and (
-            not value.strip() or len(value) > limit or has_control_chars(value)
-        ):
+        texts[field] = None if value is None else clean_text(value, limit)
+        if value is not None and texts[field] is None:
             raise InvalidInput(
                 f"invalid_{field}",
                 f"The {field.replace('_', ' ')} must have 1 to {limit} characters of plain text.",
@@ -49,10 +50,11 @@ def _check(changes: ClubChanges) -> None:
     seconds = changes.default_turn_seconds
     if seconds is not None and not 5 <= seconds <= 600:
         raise InvalidInput("invalid_turn_seconds", "The turn timer must be 5 to 600 seconds.")
+    return replace(changes, name=texts["name"], chip_unit=texts["chip_unit"])
 
 
 async def update_club(session: AsyncSession, changes: ClubChanges) -> Club:
-    _check(changes)
+    changes = _checked(changes)
     club = await get_club(session)
     for field in (
         "name",

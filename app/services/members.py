@@ -13,7 +13,7 @@ from app.db.models import Account, AccountKind, AuthSession, Club, Invite, Membe
 from app.db.types import utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.security.passwords import check_strength, hash_password
-from app.security.text import has_control_chars
+from app.security.text import clean_text, has_control_chars
 from app.security.tokens import new_token
 from app.services import ledger
 
@@ -33,10 +33,12 @@ def normalize_username(username: str) -> str:
 
 
 def clean_display_name(display_name: str) -> str:
-    name = " ".join(display_name.split())
-    if not 1 <= len(name) <= MAX_DISPLAY_NAME or not name.isprintable():
+    """The name shown at the tables: plain text in any script, spaces collapsed, NFC."""
+    name = clean_text(" ".join(display_name.split()), MAX_DISPLAY_NAME)
+    if name is None:
         raise InvalidInput(
-            "invalid_display_name", f"Display names have 1 to {MAX_DISPLAY_NAME} characters."
+            "invalid_display_name",
+            f"Display names have 1 to {MAX_DISPLAY_NAME} characters of plain text.",
         )
     return name
 

@@ -28,7 +28,7 @@ from app.db.models import (
 from app.db.types import utcnow
 from app.engine.base import EngineError
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
-from app.security.text import has_control_chars
+from app.security.text import clean_text
 from app.security.tokens import new_token, same
 from app.services import ledger, replies
 from app.tables.games import driver
@@ -81,9 +81,11 @@ class TableSpec:
     allow_spectators: bool = True
 
 
-def _check_spec(spec: TableSpec) -> dict[str, Any]:
-    """Validate a table's settings; returns the rules as the engine normalises them."""
-    if not spec.name.strip() or len(spec.name) > 60 or has_control_chars(spec.name):
+def _check_spec(spec: TableSpec) -> tuple[str, dict[str, Any]]:
+    """Validate a table's settings; returns the name as it is stored (NFC) and the rules
+    as the engine normalises them."""
+    name = clean_text(spec.name, 60)
+    if name is None:
         raise InvalidInput("invalid_name", "A table's name has 1 to 60 characters of plain text.")
     try:
         game = driver(spec.game)
@@ -106,7 +108,7 @@ def _check_spec(spec: TableSpec) -> dict[str, Any]:
         raise InvalidInput("invalid_buy_in", problem)
     if spec.turn_seconds is not None and not 5 <= spec.turn_seconds <= 600:
         raise InvalidInput("invalid_turn_seconds", "The turn timer must be 5 to 600 seconds.")
-    return game.rules_dict(rules)
+    return name, game.rules_dict(rules)
 
 
 async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> GameTable:
@@ -115,9 +117,9 @@ async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> G
         raise NotFound("club_not_set_up", "This installation has no club yet.")
     if actor.role == Role.MEMBER and not club.members_may_create_tables:
         raise Forbidden("admin_only", "Only the club's admins can open tables.")
-    rules = _check_spec(spec)
+    name, rules = _check_spec(spec)
     table = GameTable(
-        name=spec.name.strip(),
+        name=name,
         game=spec.game,
         rules=rules,
         seat_count=spec.seat_count,

@@ -7,22 +7,33 @@ a double-clicked or re-sent form moves chips once.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import re
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import DbDep, LoginsDep, OptionalCaller, csrf_protect
+from app.api.schemas import Id
 from app.db.models import Role
 from app.errors import Forbidden, InvalidInput, SalonError
+from app.security.text import plain_text
 from app.security.tokens import new_token
 from app.services import club, holdings, ledger, members
 from app.services.audit import club_audit
+from app.services.ledger import MAX_REASON_LENGTH
 from app.web.pages import redirect, render
 
-router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(csrf_protect)])
+# Documented with its form fields (in the OpenAPI schema, under "pages") like the API.
+router = APIRouter(
+    prefix="/admin",
+    tags=["pages"],
+    default_response_class=HTMLResponse,
+    dependencies=[Depends(csrf_protect)],
+)
 
 MemberAction = {"approve": members.approve, "ban": members.ban, "unban": members.unban}
+MemberVerb = Literal["approve", "ban", "unban", "make-admin", "make-member"]
 
 
 def _gate(caller: OptionalCaller) -> Response | None:
@@ -56,11 +67,14 @@ async def dashboard(request: Request, db: DbDep, caller: OptionalCaller) -> Resp
     return await _dashboard(request, db, caller)
 
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
 def _int(value: str, field: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise InvalidInput("invalid_input", f"{field} must be a whole number.") from None
+    """A number typed in a form, in the digits 0-9 (int() would also read other scripts')."""
+    if not _WHOLE_NUMBER.fullmatch(value.strip()):
+        raise InvalidInput("invalid_input", f"{field} must be a whole number.")
+    return int(value)
 
 
 async def _act(request: Request, db: DbDep, caller: OptionalCaller, action: Any) -> Response:
@@ -82,18 +96,16 @@ async def member_action(
     db: DbDep,
     caller: OptionalCaller,
     logins: LoginsDep,
-    member_id: int,
-    verb: str,
+    member_id: Id,
+    verb: MemberVerb,
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         if verb in MemberAction:
             user = await MemberAction[verb](session, actor, member_id)
             return f"{user.username}: {user.status}."
-        if verb in ("make-admin", "make-member"):
-            role = Role.ADMIN if verb == "make-admin" else Role.MEMBER
-            user = await members.set_role(session, actor, member_id, role)
-            return f"{user.username} is now {user.role}."
-        raise InvalidInput("unknown_action", "Unknown action.")
+        role = Role.ADMIN if verb == "make-admin" else Role.MEMBER
+        user = await members.set_role(session, actor, member_id, role)
+        return f"{user.username} is now {user.role}."
 
     page = await _act(request, db, caller, action)
     if verb == "ban":  # a banned member's table sockets close now
@@ -106,14 +118,14 @@ async def chips(
     request: Request,
     db: DbDep,
     caller: OptionalCaller,
-    member_id: Annotated[str, Form(max_length=12)],
+    member_id: Annotated[Id, Form()],
     amount: Annotated[str, Form(max_length=12)],
-    reason: Annotated[str, Form(max_length=200)],
+    reason: Annotated[str, Form(max_length=MAX_REASON_LENGTH), plain_text(MAX_REASON_LENGTH)],
     direction: Annotated[str, Form(pattern="^(grant|deduct)$")],
     chip_key: Annotated[str, Form(min_length=8, max_length=64)],
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
-        user = await members.get_member(session, _int(member_id, "Member"))
+        user = await members.get_member(session, member_id)
         chips_ = _int(amount, "Amount")
         grant = direction == "grant"
         posted = await ledger.bank_transfer(

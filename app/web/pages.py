@@ -29,7 +29,10 @@ from app.security.csrf import csrf_token_for
 from app.services import auth, club, ledger, members
 from app.web.templating import templates
 
-router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf_protect)])
+# Documented with their form fields (in the OpenAPI schema, under "pages") like the API.
+router = APIRouter(
+    tags=["pages"], default_response_class=HTMLResponse, dependencies=[Depends(csrf_protect)]
+)
 
 FormText = Annotated[str, Form(max_length=256)]
 OptionalFormText = Annotated[str, Form(max_length=256)]

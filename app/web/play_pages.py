@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import Response
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import DbDep, OptionalCaller
-from app.api.schemas import MAX_ID
+from app.api.schemas import Id
 from app.errors import NotFound
 from app.services import club
 from app.services import tables as table_service
 from app.tables.games import DRIVERS
 from app.web.pages import redirect, render
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 
 
 @router.get("/lobby")
@@ -46,7 +46,7 @@ async def table_page(
     request: Request,
     db: DbDep,
     caller: OptionalCaller,
-    table_id: Annotated[int, Path(ge=1, le=MAX_ID)],
+    table_id: Id,
     invite: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response:
     if caller is None:

@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import SESSION_COOKIE
+from app.api.schemas import Id
 from app.db.models import AuthSession, User
 from app.db.types import utcnow
 from app.errors import SalonError
@@ -85,7 +87,7 @@ async def _member(websocket: WebSocket, table_id: int) -> tuple[User, AuthSessio
 
 
 @router.websocket("/ws/tables/{table_id}")
-async def table_socket(websocket: WebSocket, table_id: int) -> None:
+async def table_socket(websocket: WebSocket, table_id: Id) -> None:
     settings = websocket.app.state.settings
     manager: TableManager = websocket.app.state.tables
     logins: LoginSockets = websocket.app.state.logins
@@ -127,7 +129,12 @@ async def _serve(
 ) -> None:
     version = websocket.query_params.get("version")
     try:
-        await actor.call(Join(connection, int(version) if version and version.isdigit() else None))
+        await actor.call(
+            Join(
+                connection,
+                int(version) if version and version.isascii() and version.isdigit() else None,
+            )
+        )
     except Exception as error:
         if not isinstance(error, SalonError):
             log.exception("table %s: a socket could not join", actor.table_id)
@@ -152,6 +159,12 @@ async def _serve(
         fault = task.exception()
         if fault is not None and not isinstance(fault, WebSocketDisconnect):
             log.error("table %s: socket ended by an error", actor.table_id, exc_info=fault)
+
+
+def _catch_up_from(websocket: WebSocket) -> int | None:
+    """`?version=N` (ASCII digits only): the version a reconnecting page last saw."""
+    version = websocket.query_params.get("version", "")
+    return int(version) if re.fullmatch(r"[0-9]{1,15}", version) else None
 
 
 async def _expire(clock: Clock, deadline: float, connection: Connection) -> None:

@@ -15,7 +15,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.errors import SalonError
-from app.security.text import has_control_chars
+from app.security.text import plain_text
 
 MAX_FRAME_BYTES = 4096
 MAX_CHAT_LENGTH = 300
@@ -51,7 +51,10 @@ class ActionIn(_ClientMessage):
 
 class ChatIn(_ClientMessage):
     type: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_LENGTH)]
+    # One line of plain text, as it is stored and sent to the table (NFC).
+    text: Annotated[
+        str, Field(min_length=1, max_length=MAX_CHAT_LENGTH), plain_text(MAX_CHAT_LENGTH)
+    ]
 
 
 class PingIn(_ClientMessage):
@@ -87,10 +90,6 @@ def parse_client_frame(frame: str | bytes) -> ActionIn | ChatIn | PingIn | Resyn
         raise ProtocolError(
             "invalid_message", f"Invalid message: {where}: {first.get('msg', 'invalid')}"
         ) from None
-    if isinstance(message, ChatIn) and (
-        has_control_chars(message.text) or not message.text.strip()
-    ):
-        raise ProtocolError("invalid_message", "Chat messages are one line of plain text.")
     return message
 
 

@@ -23,9 +23,7 @@ def upgrade() -> None:
     connection = op.get_bind()
     for (seat_id,) in connection.execute(sa.select(seats.c.id)).all():
         connection.execute(
-            seats.update()
-            .where(seats.c.id == seat_id)
-            .values(seating_id=secrets.token_urlsafe(16))
+            seats.update().where(seats.c.id == seat_id).values(seating_id=secrets.token_urlsafe(16))
         )
     with op.batch_alter_table("table_seats", schema=None) as batch_op:
         batch_op.alter_column("seating_id", existing_type=sa.String(length=32), nullable=False)

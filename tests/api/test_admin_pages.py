@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 import httpx
 from fastapi import FastAPI
@@ -125,3 +126,39 @@ async def test_members_and_strangers_are_kept_out(
     page = await client.get("/admin", headers={"accept": "text/html"})
     assert page.status_code == 403
     assert "Only the club&#39;s admins" in page.text or "Only the club's admins" in page.text
+
+
+async def test_a_bad_id_in_an_admin_form_is_an_error_page_and_changes_nothing(
+    app: FastAPI, db: Database
+) -> None:
+    """Past Postgres' 32-bit ids, below 1, or in other digits ("٢" is 2 in Arabic-Indic
+    digits, and Python's int() reads it so): refused before anything is looked up."""
+    await found_club(db)
+    pending = await add_member(db, "uma", chips=5, status=MemberStatus.PENDING)
+    assert pending == 2
+    admin = await admin_client(app)
+    token, key = await page_tokens(admin)
+    before = await snapshot(db)
+    browser = {"accept": "text/html"}
+    for bad in (str(2**31), str(2**63), "-1", "0", "٢"):
+        approve = await admin.post(
+            f"/admin/members/{quote(bad)}/approve", data={"csrf_token": token}, headers=browser
+        )
+        grant = await admin.post(
+            "/admin/chips",
+            data={
+                "csrf_token": token,
+                "chip_key": key,
+                "member_id": bad,
+                "amount": "5",
+                "reason": "Cash buy-in",
+                "direction": "grant",
+            },
+            headers=browser,
+        )
+        for response in (approve, grant):
+            assert response.status_code == 422, (bad, response.text[:300])
+            assert 'role="alert" data-code="invalid_input"' in response.text
+    assert await snapshot(db) == before
+    members = (await admin.get("/api/admin/members", params={"status": "pending"})).json()
+    assert [m["username"] for m in members] == ["uma"]
