@@ -220,3 +220,17 @@ async def open_room(
             for player in [owner, *players]:
                 await player.close()
                 await player.http.aclose()
+
+
+async def watch(room: Room) -> None:
+    """Every seated player opens the table's socket and has their first snapshot."""
+    for player in room.players:
+        await player.open(room.table_id)
+        await player.wait_for(lambda p: p.snapshot is not None)
+
+
+async def deal(room: Room) -> None:
+    """Let the pause before the next hand run out; every player sees the new hand."""
+    await room.clock.advance(3)
+    for player in room.players:
+        await player.wait_for(lambda p: p.hand is not None)

@@ -23,7 +23,7 @@ from app.db.models import Hand, HandAction
 from app.db.session import Database
 from app.engine import log as table_log
 from app.engine.logdoc import MalformedLog
-from tests.tables.harness import Player, Room, open_room
+from tests.tables.harness import Player, Room, deal, open_room, watch
 
 NAMES = ["ana", "bob", "cyd"]
 EXTRA_FIELDS = {
@@ -58,12 +58,8 @@ async def room(
     request: pytest.FixtureRequest, settings: Settings, db: Database
 ) -> AsyncIterator[Room]:
     async with open_room(settings, db, _table(request.param), NAMES, buy_in=100) as room:
-        for player in room.players:
-            await player.open(room.table_id)
-            await player.wait_for(lambda p: p.snapshot is not None)
-        await room.clock.advance(3)
-        for player in room.players:
-            await player.wait_for(lambda p: p.hand is not None)
+        await watch(room)
+        await deal(room)
         yield room
 
 
@@ -110,12 +106,8 @@ async def test_fields_an_action_does_not_take_are_refused_by_name(room: Room, db
 
 async def test_a_card_with_an_amount_is_refused_at_bourre(settings: Settings, db: Database) -> None:
     async with open_room(settings, db, _table("bourre"), NAMES, buy_in=100) as room:
-        for player in room.players:
-            await player.open(room.table_id)
-            await player.wait_for(lambda p: p.snapshot is not None)
-        await room.clock.advance(3)
-        player = room.players[0]
-        await player.wait_for(lambda p: p.hand is not None)
+        await watch(room)
+        await deal(room)
         actor = _seat_to_act(room)
         card = actor.hand["hand"][0]  # type: ignore[index]
         error = await _refused(actor, {"action": "card", "card": card, "amount": 3})

@@ -18,7 +18,7 @@ from app.db.session import Database
 from app.db.types import utcnow
 from app.ws.logins import CLOSE_SESSION_ENDED
 from tests.helpers import PASSWORD, csrf_headers
-from tests.tables.harness import Player, Room, open_room
+from tests.tables.harness import Player, Room, open_room, watch
 
 NAMES = ["ana", "bob", "cyd"]
 TURN = 20
@@ -35,9 +35,7 @@ async def room(settings: Settings, db: Database) -> AsyncIterator[Room]:
         "turn_seconds": TURN,
     }
     async with open_room(settings, db, table, NAMES, buy_in=100) as room:
-        for player in room.players:
-            await player.open(room.table_id)
-            await player.wait_for(lambda p: p.snapshot is not None)
+        await watch(room)
         yield room
 
 
