@@ -262,8 +262,10 @@ class _BouillotteLiveHand(_EngineHand[BouillotteSession, BouillotteHand]):
     def timeout_action(self, seat: int) -> Action:
         """What the timer does (live-tables rules: "pass or fold"): decline a straddle or a
         buy-back, pass before the opening, decline to raise again in the continuation
-        round; after the opening fold, unless calling costs nothing (the straddler's free
-        call), which a careful player would never throw away."""
+        round; after the opening fold, unless calling costs nothing, which a careful player
+        would never throw away: a level player's free call in the call round (the dealer
+        after an opening at his chips, the last straddler after an opening at the straddle,
+        rules/bouillotte.md §5, §8)."""
         legal = list(self._hand.legal_actions(seat))
         by_kind = {a.kind: a for a in legal}
         for kind in ("decline", "pass"):

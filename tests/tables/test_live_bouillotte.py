@@ -9,14 +9,15 @@ import pytest
 from sqlalchemy import select
 
 from app.config import Settings
-from app.db.models import Hand
+from app.db.models import Hand, HandAction
 from app.db.session import Database
 from app.engine.log import replay
 from app.services import ledger
 from app.services.tables import seats_of
-from tests.tables.harness import Room, open_room, play_until_over
+from tests.tables.harness import Player, Room, act_at, legal_for, open_room, play_until_over, seated
 
 NAMES = ["ines", "jean", "karl", "lise"]
+TURN = 30
 
 
 @pytest.fixture
@@ -27,6 +28,7 @@ async def room(settings: Settings, db: Database) -> AsyncIterator[Room]:
         "seat_count": 4,
         "buy_in_min": 100,
         "buy_in_max": 100,
+        "turn_seconds": TURN,
     }
     async with open_room(settings, db, table, NAMES, buy_in=100) as room:
         yield room
@@ -75,3 +77,66 @@ async def test_the_buy_in_is_the_cave(room: Room) -> None:
     )
     assert top_up.status_code == 422
     assert top_up.json()["error"]["code"] == "top_up_not_allowed"
+
+
+async def straddle_then_minimum_opening(room: Room) -> tuple[dict[int, Player], int, int]:
+    """Deal a hand in which the first to speak straddles (stake 6), the next declines and
+    opens at the straddle, and the two others fold: two are left, level, and the straddler
+    has not spoken yet (rules/bouillotte.md §8, worked sequence 2). Returns the players by
+    seat, the straddler's seat and the opener's."""
+    for player in room.players:
+        await player.open(room.table_id)
+        await player.wait_for(lambda p: p.snapshot is not None)
+    await room.clock.advance(3)
+    for player in room.players:
+        await player.wait_for(lambda p: p.hand is not None)
+    players = seated(room)
+    hand = room.players[0].hand
+    assert hand is not None
+    straddler, opener, third, dealer = hand["order"]
+    await act_at(players, straddler, {"action": "straddle"})
+    await act_at(players, opener, {"action": "decline"})
+    assert (players[opener].hand or {}).get("opening_minimum") == 6
+    await act_at(players, opener, {"action": "open", "amount": 6})
+    await act_at(players, third, {"action": "fold"})
+    await act_at(players, dealer, {"action": "fold"})
+    return players, straddler, opener
+
+
+async def test_the_straddler_raises_after_a_minimum_opening(room: Room) -> None:
+    players, straddler, opener = await straddle_then_minimum_opening(room)
+    legal = await legal_for(players, straddler)
+    view = players[straddler].hand
+    assert view is not None and view["phase"] == "calls" and view["to_call"] == 0
+    assert legal == [
+        {"action": "call"},
+        {"action": "fold"},
+        {"action": "all_in"},
+        {"action": "raise", "min": 7, "max": 100},
+    ]
+    await act_at(players, straddler, {"action": "raise", "amount": 20})
+    for player in players.values():
+        assert (player.hand or {}).get("to_act") == [opener]
+    answer = players[opener].hand
+    assert answer is not None and answer["to_call"] == 14
+    await act_at(players, opener, {"action": "call"})
+    for player in players.values():
+        await player.wait_for(lambda p: p.view["last_result"] is not None)
+    result = room.players[0].view["last_result"]
+    assert sum(pot["amount"] for pot in result["pots"]) == 43
+    assert sorted(result["players"]) == sorted(players[s].username for s in (straddler, opener))
+
+
+async def test_the_timer_calls_for_free_for_a_level_straddler(room: Room, db: Database) -> None:
+    players, straddler, opener = await straddle_then_minimum_opening(room)
+    await room.clock.advance(TURN)
+    for player in players.values():
+        await player.wait_for(lambda p: p.view["last_result"] is not None)
+    result = room.players[0].view["last_result"]
+    # The free call ends the betting: the two level players show, nobody folded for nothing.
+    assert sorted(result["players"]) == sorted(players[s].username for s in (straddler, opener))
+    assert result["pots"][0]["amount"] == 15 and result["showdown"]
+    async with db.transaction() as session:
+        last = await session.scalar(select(HandAction).order_by(HandAction.id.desc()).limit(1))
+    assert last is not None and last.user_id is None
+    assert last.action == {"seat": straddler, "action": "call"}
