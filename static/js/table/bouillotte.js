@@ -75,17 +75,21 @@ export function myArea(view, ctx) {
   });
   const controls = [];
   const toCall = hand?.to_call ?? 0;
+  const offered = new Set(legal.map((action) => action.action));
   for (const action of legal) {
     if (action.min !== undefined) {
       controls.push(amountPicker(action, view, ctx));
       continue;
     }
+    // In the continuation a free call means "stay" (§8): one button for one choice.
+    if (action.action === "call" && !toCall && offered.has("decline")) continue;
     const text = {
       straddle: "Straddle",
       decline: hand.phase === "continuation" ? "Stay" : "Decline",
       buy_back: "Buy back",
       pass: "Pass",
-      call: toCall ? `Call ${chips(toCall)}` : "Call (free)",
+      // §5, §8: a player already level still speaks after an opening; calling is free.
+      call: toCall ? `Call ${chips(toCall)}` : "Check",
       fold: "Fold",
       all_in: "Va tout",
     }[action.action] ?? action.action;
@@ -103,7 +107,9 @@ export function myArea(view, ctx) {
       straddle: "Your turn: straddle (double the stake) or decline?",
       buy_back: "Your turn: buy back the straddle?",
       opening: "Your turn: open the betting or pass?",
-      calls: `Your turn: ${toCall ? `${chips(toCall)} to call` : "call, raise or fold"}.`,
+      calls: toCall
+        ? `Your turn: ${chips(toCall)} to call.`
+        : "Your turn: you are level. Check (call for free), raise or fold.",
       continuation: "Your turn: the betting goes round again.",
     }[hand.phase] ?? "Your turn.";
   }
