@@ -20,9 +20,17 @@ NAMES = ["ines", "jean", "karl", "lise"]
 TURN = 30
 
 
+# House rules that then have no effect are valid (rules/bouillotte.md §8 "Rules config").
+INERT_RULES = {"brelans": False, "mistigri": True, "bonus_carre": 1, "bonus_brelan": 3}
+
+
 @pytest.fixture
-async def room(settings: Settings, db: Database) -> AsyncIterator[Room]:
+async def room(
+    request: pytest.FixtureRequest, settings: Settings, db: Database
+) -> AsyncIterator[Room]:
+    """A four-seat table; a test may give its house rules as the fixture's parameter."""
     table = {
+        "rules": getattr(request, "param", {}),
         "name": "Salon rouge",
         "game": "bouillotte",
         "seat_count": 4,
@@ -34,6 +42,7 @@ async def room(settings: Settings, db: Database) -> AsyncIterator[Room]:
         yield room
 
 
+@pytest.mark.parametrize("room", [{}, INERT_RULES], ids=["default", "inert_rules"], indirect=True)
 async def test_a_full_hand_from_join_to_settlement(room: Room, db: Database) -> None:
     for player in room.players:
         await player.open(room.table_id)

@@ -161,6 +161,18 @@ def test_bonus_amounts_follow_the_options() -> None:
     assert hand.result.bonuses == ((0, 2, 3), (3, 2, 3), (0, 1, 5), (3, 1, 5))
 
 
+def test_a_brelan_may_be_paid_more_than_a_brelan_carre() -> None:
+    """§7: each bonus is its own integer; nothing orders them."""
+    rules = BouillotteRules(bonus_carre=1, bonus_brelan=4)
+    hand = start(BRELANS, "9S", rules=rules, stacks=[100, 100, 100, 100])
+    play(hand, "2 decline, 2 open 2, 1 call, 0 call, 3 call, 1 decline, 0 fold, 3 fold")
+    pots, ranks = _result(hand)
+    assert pots == ((8, 1),) and ranks[1] == "carre" and ranks[2] == "brelan"
+    assert hand.result is not None
+    assert hand.result.bonuses == ((0, 2, 4), (3, 2, 4), (0, 1, 1), (3, 1, 1))
+    assert chips(hand) == 400
+
+
 MISTIGRI_HANDS = {0: "8H 8D 9C", 1: "AS KS QS", 2: "QC 9H 9D", 3: "AD KD AH"}
 
 
@@ -234,3 +246,16 @@ def test_side_pot_with_a_brelan_among_its_contenders() -> None:
     pots, _ = _result(hand)
     # Seat 0's brelan wins both pots: it is a contender of the main pot too.
     assert pots == ((17, 0), (30, 0))
+
+
+def test_without_brelans_mistigri_and_bonuses_have_no_effect() -> None:
+    """§6, §8: ``brelans: false`` turns off brelan carré, brelan and mistigri, and so the
+    bonuses, whatever ``mistigri``, ``bonus_carre`` and ``bonus_brelan`` say."""
+    rules = BouillotteRules(brelans=False, mistigri=True, bonus_carre=1, bonus_brelan=5)
+    hands = {0: "8H 8D 9C", 1: "AS KS QS", 2: "QC 9H 9D", 3: "KH KD KC"}
+    hand = start(hands, "8S", rules=rules)
+    play(hand, "2 decline, 2 open 2, 1 call, 0 fold, 3 call, 1 decline, 3 decline")
+    pots, ranks = _result(hand)
+    assert pots == ((7, 1),) and set(ranks.values()) == {"points"}  # spades, seat 1
+    assert hand.result is not None and hand.result.bonuses == ()
+    assert hand.stacks == [99, 105, 98, 98]

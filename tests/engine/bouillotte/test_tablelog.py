@@ -54,6 +54,7 @@ def test_fixture_set_covers_what_it_must() -> None:
     names = {p.stem for p in LOGS}
     assert {"worked_points", "side_pots", "several_all_ins", "buy_back_carre"} <= names
     assert {"seeded_session", "worked_level_dealer", "worked_last_straddler"} <= names
+    assert {"house_rules_without_brelans", "bonus_brelan_above_carre"} <= names
     assert any(n.startswith("error_") for n in names)
     assert any(n.startswith("malformed_") for n in names)
     assert '"seed"' in (FIXTURES / "seeded_session.json").read_text()
