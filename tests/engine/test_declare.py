@@ -1,7 +1,10 @@
 """Antes, deal, trump and the play-or-pass round (rules/bourre.md §2, §3, §4, §7 liability)."""
 
+import pytest
+
 from app.engine.base import Action, EngineError
 from app.engine.bourre import BourreRules, BourreSession
+from app.engine.bourre.state import PLAYING
 from tests.engine.helpers import act, build_deck, declare, refused, stand_pat, start
 
 FIVE = {
@@ -155,6 +158,27 @@ def test_dealer_for_all_with_double_ante() -> None:
     assert h.pot == 5 and h.stacks[4] == 95
     declare(h, {0, 1})
     assert h.pot == 7 and h.stacks[0] == 99
+
+
+ENTRY = {0: "AS 2H 3H 4H 5H", 1: "2C 7H 8H 9H TH", 2: "2D 3D 4D 5D 6S"}  # spades trumps
+
+
+@pytest.mark.parametrize("entry", ["trump_or_club", "none"])
+def test_entry_requirement_is_checked_at_the_first_declaration_only(entry: str) -> None:
+    """bourre.md §4: a player who declared play may always stay in at the second chance,
+    whatever the draw left them holding (only the liability is checked there)."""
+    rules = BourreRules(entry_requirement=entry, second_chance=True)
+    h = start(rules, ENTRY, stock="7D 8D")
+    declare(h, {0, 1, 2})
+    act(h, 0, "discard", "AS")  # the only trump goes; a diamond comes
+    act(h, 1, "discard", "2C")  # the only club goes; a diamond comes
+    act(h, 2, "discard", "")
+    assert h.phase_name == "second_chance" and h.to_act() == (0,)
+    assert sorted(h.view(0)["hand"]) == ["2H", "3H", "4H", "5H", "7D"]
+    assert [a.kind for a in h.legal_actions(0)] == ["play", "pass"]
+    act(h, 0, "play")
+    act(h, 1, "play")
+    assert h.status[0] == h.status[1] == PLAYING
 
 
 def test_dealer_for_all_the_button_seat_that_cannot_pay_sits_out() -> None:

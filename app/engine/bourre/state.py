@@ -503,15 +503,17 @@ class BourreHand:
     def _play_refusal(self, seat: int, second: bool) -> EngineError | None:
         """Why ``seat`` may not declare play now, or None (§4 entry requirement, §7 liability).
 
-        The entry requirement (a trump or a club) applies at every *play* declaration,
-        including the ``second_chance`` round (rules/bourre.md §4, read literally: "to play").
-        The liability is the player's own extra ante plus the largest pot the hand can still
-        reach in this round, capped at ``pot_limit``.
+        The entry requirement (a trump or a club) applies at the first declaration only: at
+        the ``second_chance`` declaration a player who declared play may stay in whatever the
+        draw left them holding (rules/bourre.md §4). The liability is the player's own extra
+        ante plus the largest pot the hand can still reach in this round, capped at
+        ``pot_limit``; it is checked in both rounds (§7).
         """
         rules = self.rules
-        hand = self.hands[seat]
-        if rules.entry_requirement == "trump_or_club" and not hand & (
-            self.trump_mask | SUIT_MASKS[CLUBS]
+        if (
+            not second
+            and rules.entry_requirement == "trump_or_club"
+            and not self.hands[seat] & (self.trump_mask | SUIT_MASKS[CLUBS])
         ):
             return EngineError(
                 "entry_requirement",
