@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import itertools
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -207,10 +207,12 @@ async def open_room(
     table: dict[str, Any],
     names: list[str],
     buy_in: int,
+    seats: Sequence[int] | None = None,
     **overrides: Any,
 ) -> AsyncIterator[Room]:
     """A club, members with 1000 chips, a table made by the owner, everyone seated in
-    order, and a real server whose clock only moves when the test says so."""
+    order (on seat n, or on `seats[n]`), and a real server whose clock only moves when the
+    test says so."""
     await found_club(db)
     for name in names:
         await add_member(db, name, chips=1000)
@@ -229,7 +231,11 @@ async def open_room(
             await player.login()
             seated = await player.post(
                 f"/api/tables/{table_id}/seat",
-                {"seat": n, "buy_in": buy_in, "request_key": f"sit-{player.username}-0001"},
+                {
+                    "seat": seats[n] if seats else n,
+                    "buy_in": buy_in,
+                    "request_key": f"sit-{player.username}-0001",
+                },
             )
             assert seated.status_code == 200, seated.text
         try:
