@@ -3,6 +3,8 @@ the straddle, still speaks and may raise (rules/bouillotte.md §5, §8, worked s
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from tests.e2e.table_ui import (
@@ -35,6 +37,12 @@ def test_the_straddler_raises_after_a_minimum_opening(
         join_from_lobby(page, base, table_id, 100, 1000)
         pages.append(page)
     resume(owner)
+    # The first hand starts with the seat draw (rules §1, seating: draw), told in the chat.
+    for page in pages:
+        notice = page.locator("#chat-log").get_by_test_id("notice")
+        expect(notice).to_have_text(
+            re.compile(r"^Seats drawn: \w+ K, \w+ Q, \w+ J\. \w+ deals first\.$")
+        )
 
     # Antes 1, 1 and 2 (pot 4): the first to speak straddles to 5, the next declines.
     straddler = acting(pages)

@@ -2,7 +2,7 @@
 // betting controls within the legal range, and the showdown with every hand face up, each
 // suit's points and the brelan bonuses.
 import { h, chips } from "../dom.js";
-import { cardElement, cardLabel, suitSymbol } from "../cards.js";
+import { cardElement, cardLabel, rankLabel, suitSymbol } from "../cards.js";
 
 const STATUS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };
 const PHASES = {
@@ -160,4 +160,10 @@ export function result(report, ctx) {
 
 export function onEvent(event, ctx) {
   if (["opened", "raised", "called", "all_in"].includes(event.kind)) ctx.sounds.card();
+  if (event.kind === "seats_drawn") {
+    // §1: before the first hand each player drew a card; the king deals, the others sit to
+    // his right from the highest card down. The names are those of the seats as drawn.
+    const drawn = event.data.seats.map((s) => `${s.name} ${rankLabel(s.card[0])}`);
+    ctx.notice(`Seats drawn: ${drawn.join(", ")}. ${event.data.seats[0].name} deals first.`);
+  }
 }
