@@ -7,6 +7,7 @@ from app.engine.bouillotte.ranking import (
     MISTIGRI,
     POINTS,
     classify,
+    hand_names,
     owner,
     points_winner,
     suit_groups,
@@ -259,3 +260,11 @@ def test_without_brelans_mistigri_and_bonuses_have_no_effect() -> None:
     assert pots == ((7, 1),) and set(ranks.values()) == {"points"}  # spades, seat 1
     assert hand.result is not None and hand.result.bonuses == ()
     assert hand.stacks == [99, 105, 98, 98]
+
+
+def test_shown_cards_are_listed_high_to_low_then_by_suit() -> None:
+    """spec/table-log.md, showdown: ``["AD", "9S", "9C"]``, ``["KH", "KD", "KC"]``, whatever
+    order the cards were dealt in (bouillotte.md §8 "Showdown")."""
+    assert hand_names(_mask("9C AD 9S")) == ["AD", "9S", "9C"]
+    assert hand_names(_mask("KC KH KD")) == ["KH", "KD", "KC"]
+    assert hand_names(_mask("8C QH 9H")) == ["QH", "9H", "8C"]
