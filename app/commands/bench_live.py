@@ -431,6 +431,8 @@ async def _open_tables(
         "buy_in_max": 100 if play.game == "bouillotte" else 100_000,
         "turn_seconds": 600,
     }
+    if play.game == "bouillotte":  # robot n plays seat n: no seat draw at the first hand
+        body["rules"] = {"seating": "as_joined"}
     robots_http = []
     try:
         for n in range(robots):

@@ -606,6 +606,8 @@ class TableActor:
         assert self.table is not None and self.driver is not None
         if self.hand is not None or self.table.status != TableStatus.OPEN or self.closing:
             return
+        if not self.table.session_state:  # nothing dealt yet at this table
+            await self._seat_for_first_hand()
         table = self.table
         stacks = [self.seats[n].stack if n in self.seats else 0 for n in range(table.seat_count)]
         away = sorted(n for n, s in self.seats.items() if s.sitting_out or s.leaving)
@@ -669,6 +671,39 @@ class TableActor:
             await self._finish_hand()
         else:
             self._restart_turn_timer()
+
+    async def _seat_for_first_hand(self) -> None:
+        """Before a table's first hand, seat its players by the game's rule (Bouillotte's
+        ``seating``, rules/bouillotte.md §1): they may move among the seats they took, and
+        the first dealer is chosen. Only seat numbers change (a stack is the ledger account
+        of the table and the member, whatever the seat). The first button is stored in the
+        table's session state in the same transaction, so the seating happens once."""
+        assert self.table is not None and self.driver is not None
+        eligible = set(self._eligible())
+        async with self.db.transaction() as session:
+            rows = [r for r in await _seat_rows(session, self.table_id) if r.seat_no in eligible]
+            rows.sort(key=lambda r: (r.joined_at, r.id))
+            seating = self.driver.first_seating(self.rules, [r.seat_no for r in rows], new_seed())
+            if seating is None:
+                return
+            # A seat number is unique at a table: leave every seat before taking the new ones.
+            for row in rows:
+                row.seat_no = -1 - row.seat_no
+            await session.flush()
+            for row in rows:
+                row.seat_no = seating.moves[-1 - row.seat_no]
+            table = await table_service.get_table(session, self.table_id)
+            table.session_state = {"button": seating.dealer}
+            await session.flush()
+            await self._reload_seats(session)
+        self.table = table
+        if seating.drawn:
+            seats = [
+                {"seat": seat, "name": self.seats[seat].display_name, "card": card}
+                for seat, card in seating.drawn.items()
+            ]
+            data = {"dealer": seating.dealer, "seats": seats}
+            self._broadcast(self._publish([Event("seats_drawn", None, data)]))
 
     def _names(self) -> list[str]:
         """Unique table-log names: the member's username, or a placeholder for an empty seat."""

@@ -17,8 +17,9 @@ from app.engine.bouillotte import PRESETS as BOUILLOTTE_PRESETS
 from app.engine.bouillotte import BouillotteRules
 from app.engine.bouillotte import preset as bouillotte_preset
 from app.engine.bouillotte import tablelog as bouillotte_log
+from app.engine.bouillotte.seating import TableSeating, seat_at_table
 from app.engine.bouillotte.session import BouillotteSession
-from app.engine.bouillotte.state import BouillotteHand
+from app.engine.bouillotte.state import MAX_PLAYERS, MIN_PLAYERS, BouillotteHand
 from app.engine.bourre import PRESETS, BourreHand, BourreRules, BourreSession, ConfigError
 from app.engine.bourre import preset as bourre_preset
 from app.engine.bourre import tablelog as bourre_log
@@ -91,6 +92,11 @@ class GameDriver(Protocol):
 
     def header(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """The table-log header fields this game adds for a hand (dealer, exempt…)."""
+        ...
+
+    def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
+        """Where the players sit for a table's first hand, and who deals it; `joined`: the
+        seats they took, in the order they joined. None: they stay, the button decides."""
         ...
 
     def buy_in_rule(self, rules: Any, low: int, high: int) -> str | None:
@@ -248,6 +254,9 @@ class BourreDriver(_RulesDriver):
             header["exempt"] = sorted(int(s) for s in state["exempt"])
         return header
 
+    def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
+        return None
+
     def buy_in_rule(self, rules: Any, low: int, high: int) -> str | None:
         assert isinstance(rules, BourreRules)
         if low < rules.ante:
@@ -262,8 +271,10 @@ class _BouillotteLiveHand(_EngineHand[BouillotteSession, BouillotteHand]):
     def timeout_action(self, seat: int) -> Action:
         """What the timer does (live-tables rules: "pass or fold"): decline a straddle or a
         buy-back, pass before the opening, decline to raise again in the continuation
-        round; after the opening fold, unless calling costs nothing (the straddler's free
-        call), which a careful player would never throw away."""
+        round; after the opening fold, unless calling costs nothing, which a careful player
+        would never throw away: a level player's free call in the call round (the dealer
+        after an opening at his chips, the last straddler after an opening at the straddle,
+        rules/bouillotte.md §5, §8)."""
         legal = list(self._hand.legal_actions(seat))
         by_kind = {a.kind: a for a in legal}
         for kind in ("decline", "pass"):
@@ -314,6 +325,13 @@ class BouillotteDriver(_RulesDriver):
 
     def header(self, state: Mapping[str, Any]) -> dict[str, Any]:
         return {"dealer": int(state.get("button", 0))}
+
+    def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
+        """rules/bouillotte.md §1 ``seating``, applied when a hand can be dealt (3 to 5)."""
+        assert isinstance(rules, BouillotteRules)
+        if not MIN_PLAYERS <= len(joined) <= MAX_PLAYERS:
+            return None
+        return seat_at_table(rules, joined, seed)
 
     def buy_in_rule(self, rules: Any, low: int, high: int) -> str | None:
         """rules/bouillotte.md §1: everyone sits down with the same cave."""

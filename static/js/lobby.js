@@ -112,17 +112,22 @@ async function refresh() {
 function setUpCreateForm() {
   const form = document.getElementById("create-table");
   if (!form) return;
-  const showGame = () => {
+  // Only the chosen game's fields are shown and sent; a field marked with a preset (the pot
+  // limit) only with that preset. The house rules are one preset at a time, so options that
+  // are invalid together (rules/bourre.md §4, §5) cannot be chosen together.
+  const showFields = () => {
     const game = form.elements.game.value;
+    const preset = form.elements[`preset_${game}`].value;
     for (const el of form.querySelectorAll("[data-game]")) {
-      el.hidden = el.dataset.game !== game;
+      el.hidden = el.dataset.game !== game || (el.dataset.preset !== undefined && el.dataset.preset !== preset);
       for (const input of el.querySelectorAll("input, select")) input.disabled = el.hidden;
     }
     form.elements.seat_count.max = game === "bourre" ? 8 : 5;
     form.elements.seat_count.min = game === "bourre" ? 2 : 3;
   };
-  for (const radio of form.elements.game) radio.addEventListener("change", showGame);
-  showGame();
+  for (const radio of form.elements.game) radio.addEventListener("change", showFields);
+  form.elements.preset_bourre.addEventListener("change", showFields);
+  showFields();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const f = form.elements;
@@ -141,6 +146,7 @@ function setUpCreateForm() {
       buy_in_max: game === "bourre" ? Number(f.buy_in_max.value) : cave,
     };
     if (preset) body.preset = preset;
+    if (!f.pot_limit.disabled) body.rules.pot_limit = Number(f.pot_limit.value);
     const problem = document.getElementById("create-error");
     problem.textContent = "";
     try {

@@ -7,10 +7,12 @@ import sqlite3
 from pathlib import Path
 
 import httpx
+import pytest
 
-from tests.live import running_server, salon, salon_env
+from tests.live import PROJECT_DIR, running_server, salon, salon_env
 
 LOGIN = re.compile(r"admin login:\s+admin / (\S+)")
+BOURRE_LOGS = PROJECT_DIR / "tests" / "engine" / "fixtures"
 
 
 def test_migrate_demo_audit_and_serve(tmp_path: Path) -> None:
@@ -96,3 +98,22 @@ def test_production_refuses_a_missing_secret_key(tmp_path: Path) -> None:
     result = salon("migrate", env=env)
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+INVALID_PAIRS = {
+    "malformed_simultaneous_draw_with_declare": (
+        "declare: simultaneous",
+        "draw_with_declare: true",
+    ),
+    "malformed_must_trump_always_throw_off": ("must_trump: always", "allow_throw_off: true"),
+}
+
+
+@pytest.mark.parametrize("log", INVALID_PAIRS)
+def test_replay_refuses_an_invalid_pair_of_options(tmp_path: Path, log: str) -> None:
+    """bourre.md: the two invalid pairs are a malformed document: exit 2, the path $.rules,
+    a message naming both options, nothing on standard output."""
+    replayed = salon("replay", str(BOURRE_LOGS / f"{log}.json"), env=salon_env(tmp_path))
+    assert replayed.returncode == 2 and replayed.stdout == ""
+    assert replayed.stderr.startswith("$.rules: ") and replayed.stderr.count("\n") == 1
+    assert all(option in replayed.stderr for option in INVALID_PAIRS[log])

@@ -132,3 +132,19 @@ def act(page: Page, control: Locator) -> None:
     before = version(page)
     control.click()
     expect(page.locator("#table-app")).not_to_have_attribute("data-version", str(before))
+
+
+def expect_usable(control: Locator) -> None:
+    """A person can use this control: it is shown, enabled, inside the window, and nothing
+    covers it (the element under its centre is the control or inside it)."""
+    expect(control).to_be_visible()
+    expect(control).to_be_enabled()
+    expect(control).to_be_in_viewport(ratio=1)
+    on_top = control.evaluate(
+        """el => {
+            const box = el.getBoundingClientRect();
+            const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+            return hit !== null && el.contains(hit);
+        }"""
+    )
+    assert on_top, f"something covers {control}"

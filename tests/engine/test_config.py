@@ -57,6 +57,33 @@ def test_bad_configs_refused_with_a_clear_message(
     assert info.value.message.endswith(".")
 
 
+INVALID_PAIRS = [
+    ({"declare": "simultaneous"}, {"draw_with_declare": True}),
+    ({"must_trump": "always"}, {"allow_throw_off": True}),
+]
+
+
+@pytest.mark.parametrize(("one", "other"), INVALID_PAIRS)
+def test_the_two_invalid_pairs_are_refused_naming_both_options(
+    one: dict[str, object], other: dict[str, object]
+) -> None:
+    """bourre.md §4, §5: each option alone is valid; together they are a config error,
+    whichever way the config is built (a document, a preset with a change, changes)."""
+    for alone in (one, other):
+        assert BourreRules.from_dict(alone).to_dict() == alone
+    attempts = [
+        lambda: BourreRules.from_dict({**one, **other}),
+        lambda: BourreRules.from_dict(one).with_options(**other),
+        lambda: BourreRules.from_dict(other).with_options(**one),
+    ]
+    for attempt in attempts:
+        with pytest.raises(ConfigError) as info:
+            attempt()
+        assert info.value.code == "conflicting_options" and info.value.field is None
+        for key, value in {**one, **other}.items():
+            assert f"{key}: {str(value).lower()}" in info.value.message
+
+
 def test_presets_of_section_9() -> None:
     assert PRESETS["classic_cajun"] == BourreRules()
     assert PRESETS["strict_trumping"].must_trump == "always"

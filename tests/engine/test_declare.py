@@ -1,7 +1,10 @@
 """Antes, deal, trump and the play-or-pass round (rules/bourre.md §2, §3, §4, §7 liability)."""
 
-from app.engine.base import Action
+import pytest
+
+from app.engine.base import Action, EngineError
 from app.engine.bourre import BourreRules, BourreSession
+from app.engine.bourre.state import PLAYING
 from tests.engine.helpers import act, build_deck, declare, refused, stand_pat, start
 
 FIVE = {
@@ -157,6 +160,69 @@ def test_dealer_for_all_with_double_ante() -> None:
     assert h.pot == 7 and h.stacks[0] == 99
 
 
+ENTRY = {0: "AS 2H 3H 4H 5H", 1: "2C 7H 8H 9H TH", 2: "2D 3D 4D 5D 6S"}  # spades trumps
+
+
+@pytest.mark.parametrize("entry", ["trump_or_club", "none"])
+def test_entry_requirement_is_checked_at_the_first_declaration_only(entry: str) -> None:
+    """bourre.md §4: a player who declared play may always stay in at the second chance,
+    whatever the draw left them holding (only the liability is checked there)."""
+    rules = BourreRules(entry_requirement=entry, second_chance=True)
+    h = start(rules, ENTRY, stock="7D 8D")
+    declare(h, {0, 1, 2})
+    act(h, 0, "discard", "AS")  # the only trump goes; a diamond comes
+    act(h, 1, "discard", "2C")  # the only club goes; a diamond comes
+    act(h, 2, "discard", "")
+    assert h.phase_name == "second_chance" and h.to_act() == (0,)
+    assert sorted(h.view(0)["hand"]) == ["2H", "3H", "4H", "5H", "7D"]
+    assert [a.kind for a in h.legal_actions(0)] == ["play", "pass"]
+    act(h, 0, "play")
+    act(h, 1, "play")
+    assert h.status[0] == h.status[1] == PLAYING
+
+
+def test_dealer_for_all_the_button_seat_that_cannot_pay_sits_out() -> None:
+    """bourre.md §2 example: stacks A 2, B 100, C 100, button A, ante 1. A would owe 3 and
+    sits out; B deals for B and C (pays 2, pot 2); the next button is C."""
+    rules = BourreRules(ante_mode="dealer_for_all")
+    session = BourreSession(rules, [2, 100, 100], button=0)
+    h = session.start_hand(seed=bytes(32))
+    assert h.dealer == 1 and h.order == (2, 1)
+    assert h.antes == {1: 2} and h.pot == 2 and h.stacks == [2, 98, 100]
+    assert h.legal_actions(0) == [] and refused(h, Action(0, "pass")).code == "not_your_turn"
+    act(h, 2, "pass")
+    assert h.result is not None and h.result.winner == 1
+    session.close_hand()
+    assert session.button == 2 and session.stacks == [2, 100, 100]
+
+
+def test_each_ante_the_same_stacks_deal_everyone_in() -> None:
+    """The other way of §2: with ``ante_mode: each`` the seat with 2 chips antes 1 and plays."""
+    h = BourreSession(BourreRules(), [2, 100, 100], button=0).start_hand(seed=bytes(32))
+    assert h.dealer == 0 and h.order == (1, 2, 0) and h.pot == 3
+
+
+def test_dealer_for_all_asks_each_seat_in_turn_for_fewer_antes() -> None:
+    """§2: each seat that cannot pay sits out, and the next owes an ante fewer for it; seats
+    with no chips are skipped (and owed for by nobody)."""
+    rules = BourreRules(ante_mode="dealer_for_all", ante=2)
+    h = BourreSession(rules, [0, 9, 7, 100, 5], button=0).start_hand(seed=bytes(32))
+    # Seat 1 owes 4 x 2 = 8 (has 9): it deals for everyone with chips.
+    assert h.dealer == 1 and h.order == (2, 3, 4, 1) and h.antes == {1: 8}
+    h = BourreSession(rules, [0, 7, 5, 100, 5], button=0).start_hand(seed=bytes(32))
+    # Seat 1 owes 8 (has 7) and sits out; seat 2 owes 6 (has 5) and sits out; seat 3 owes 4.
+    assert h.dealer == 3 and h.order == (4, 3) and h.antes == {3: 4}
+    assert h.stacks == [0, 7, 5, 96, 5] and h.pot == 4
+
+
+def test_dealer_for_all_no_hand_when_fewer_than_two_would_be_dealt_in() -> None:
+    rules = BourreRules(ante_mode="dealer_for_all")
+    session = BourreSession(rules, [2, 1, 100], button=0)
+    # Seat 0 owes 3 (has 2), seat 1 owes 2 (has 1): only seat 2 would be left.
+    err = refused_start(session)
+    assert err.code == "not_enough_players"
+
+
 def test_seat_that_cannot_cover_its_ante_sits_out() -> None:
     s = BourreSession(BourreRules(ante=2), [100, 1, 0, 100])
     h = s.start_hand(seed=bytes(32))
@@ -289,3 +355,11 @@ def test_stand_pat_goes_to_tricks() -> None:
     declare(h, {1, 2})
     stand_pat(h)
     assert h.phase_name == "tricks" and h.turn == 1
+
+
+def refused_start(session: BourreSession) -> EngineError:
+    try:
+        session.start_hand(seed=bytes(32))
+    except EngineError as err:
+        return err
+    raise AssertionError("a hand was dealt")

@@ -41,6 +41,7 @@ def test_golden_replay(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_fixture_set_covers_what_it_must() -> None:
     names = {p.stem for p in LOGS}
     assert {"worked_pot", "seeded_session", "reshuffle_eight", "split_then_seeded"} <= names
+    assert "dealer_for_all_button_sits_out" in names
     assert any(n.startswith("error_") for n in names)
     assert any(n.startswith("malformed_") for n in names)
     assert "reshuffles" in (FIXTURES / "reshuffle_eight.json").read_text()
@@ -54,6 +55,15 @@ def test_worked_pot_numbers_of_section_10() -> None:
     assert first["tricks"] == {"B": 3, "C": 0, "E": 2}
     assert first["carry"] == 5 and first["stacks"]["C"] == 94 and first["stacks"]["B"] == 104
     assert second["pot"] == 9 and second["stacks"]["C"] == 94  # C exempt from the ante
+
+
+def test_dealer_for_all_example_of_section_2() -> None:
+    """Stacks A 2, B 100, C 100, button A, ante 1: A sits out; B deals for B and C (pays 2,
+    pot 2); the next button is C, who owes 3 again (A has chips) and deals."""
+    first, second = replay(_load("dealer_for_all_button_sits_out"))["hands"]
+    assert first["dealer"] == 1 and first["pot"] == 2 and "A" not in first["players"]
+    assert first["stacks"]["A"] == 2
+    assert second["dealer"] == 2 and second["pot"] == 3
 
 
 def test_deck_and_seed_forms_replay_identically() -> None:

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import itertools
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -145,31 +145,49 @@ class Player:
         await self.send(message)
 
 
+def seated(room: Room) -> dict[int, Player]:
+    """The players by the seat the table shows them on (seats may be drawn at the first
+    hand, rules/bouillotte.md §1), from the first player's last snapshot."""
+    by_name = {p.username: p for p in room.players}
+    return {s["seat"]: by_name[s["username"]] for s in room.players[0].view["seats"]}
+
+
+async def legal_for(players: dict[int, Player], seat: int) -> list[dict[str, Any]]:
+    """What `seat` may do, once it has seen the table's latest version."""
+    player = players[seat]
+    target = next(iter(players.values())).version
+    await player.wait_for(lambda p, v=target: p.version >= v)
+    legal: list[dict[str, Any]] = (player.hand or {}).get("legal_actions") or []
+    return legal
+
+
+async def act_at(players: dict[int, Player], seat: int, action: dict[str, Any]) -> None:
+    """`seat` sends `action`; returns once it was accepted and every player has seen it."""
+    player = players[seat]
+    before = player.version
+    await player.act(action)
+    await player.wait_for(lambda p, v=before: p.version > v or bool(p.errors()))
+    assert not player.errors(), player.errors()
+    for other in players.values():
+        await other.wait_for(lambda p, v=player.version: p.version >= v)
+
+
 async def play_until_over(players: dict[int, Player], rng: random.Random, limit: int = 400) -> None:
     """Random legal play by whoever the table says is to act, until the hand is over."""
     for _ in range(limit):
-        any_player = next(iter(players.values()))
-        hand = any_player.hand
+        hand = next(iter(players.values())).hand
         if hand is None or hand.get("phase") == "over":
             return
         seat = hand["to_act"][0]
-        player = players[seat]
-        target = any_player.version
-        await player.wait_for(lambda p, v=target: p.version >= v)
-        legal = (player.hand or {}).get("legal_actions") or []
+        legal = await legal_for(players, seat)
         assert legal, f"seat {seat} is to act but has no legal action"
-        before = player.version
         # Mostly come in: a hand where everybody passes plays no trick.
         playing = [a for a in legal if a["action"] == "play"]
         choice = dict(playing[0] if playing and rng.random() < 0.8 else rng.choice(legal))
         if "min" in choice:  # a bet: any total in the legal range, usually a modest one
             low, high = choice.pop("min"), choice.pop("max")
             choice["amount"] = low if rng.random() < 0.7 else rng.randint(low, high)
-        await player.act(choice)
-        await player.wait_for(lambda p, v=before: p.version > v or bool(p.errors()))
-        assert not player.errors(), player.errors()
-        for other in players.values():
-            await other.wait_for(lambda p, v=player.version: p.version >= v)
+        await act_at(players, seat, choice)
     raise AssertionError("the hand did not end")
 
 
@@ -189,10 +207,12 @@ async def open_room(
     table: dict[str, Any],
     names: list[str],
     buy_in: int,
+    seats: Sequence[int] | None = None,
     **overrides: Any,
 ) -> AsyncIterator[Room]:
     """A club, members with 1000 chips, a table made by the owner, everyone seated in
-    order, and a real server whose clock only moves when the test says so."""
+    order (on seat n, or on `seats[n]`), and a real server whose clock only moves when the
+    test says so."""
     await found_club(db)
     for name in names:
         await add_member(db, name, chips=1000)
@@ -211,7 +231,11 @@ async def open_room(
             await player.login()
             seated = await player.post(
                 f"/api/tables/{table_id}/seat",
-                {"seat": n, "buy_in": buy_in, "request_key": f"sit-{player.username}-0001"},
+                {
+                    "seat": seats[n] if seats else n,
+                    "buy_in": buy_in,
+                    "request_key": f"sit-{player.username}-0001",
+                },
             )
             assert seated.status_code == 200, seated.text
         try:

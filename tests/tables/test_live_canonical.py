@@ -23,7 +23,7 @@ from app.db.models import Hand, HandAction
 from app.db.session import Database
 from app.engine import log as table_log
 from app.engine.logdoc import MalformedLog
-from tests.tables.harness import Player, Room, deal, open_room, watch
+from tests.tables.harness import Player, Room, deal, open_room, seated, watch
 
 NAMES = ["ana", "bob", "cyd"]
 EXTRA_FIELDS = {
@@ -66,7 +66,7 @@ async def room(
 def _seat_to_act(room: Room) -> Player:
     hand = room.players[0].hand
     assert hand is not None
-    return room.players[hand["to_act"][0]]
+    return seated(room)[hand["to_act"][0]]
 
 
 async def _stored_actions(db: Database) -> int:
@@ -152,7 +152,7 @@ def _noisy(choice: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 async def test_fuzzed_play_stores_only_hands_that_replay(room: Room, db: Database) -> None:
     rng = random.Random(11)
-    players = dict(enumerate(room.players))
+    players = seated(room)
     watcher = room.players[0]
     for _hand in range(2):
         await watcher.wait_for(lambda p: p.hand is not None and p.hand.get("phase") != "over")

@@ -22,7 +22,7 @@ from app.engine.bouillotte.session import BouillotteSession
 from app.engine.bourre import BourreRules, BourreSession
 from app.engine.cards import names_in
 from app.engine.rng import seed_from_hex
-from tests.tables.harness import Player, Room, open_room, play_until_over
+from tests.tables.harness import Player, Room, open_room, play_until_over, seated
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
 HANDS = 4
@@ -146,6 +146,8 @@ def check_viewer(
     for frame in player.frames:
         if frame["type"] not in ("event", "snapshot"):
             continue
+        if frame.get("kind") == "seats_drawn":
+            continue  # Bouillotte's seat draw: its own cards, shown to all, none of a hand's
         found = cards_in(frame, set())
         if not found:
             continue
@@ -165,19 +167,20 @@ def check_viewer(
 
 
 async def test_no_frame_shows_a_card_its_viewer_may_not_see(room: Room, db: Database) -> None:
-    players = dict(enumerate(room.players))
     for player in [*room.players, room.owner]:
         await player.open(room.table_id)
         await player.wait_for(lambda p: p.snapshot is not None)
     rng = random.Random(5)
     for number in range(1, HANDS + 1):
         await room.clock.advance(3)
-        await room.owner.wait_for(
-            lambda p, n=number: (
-                (p.hand or {}).get("number") == n
-                or (p.view.get("last_result") or {}).get("number") == n
+        for watcher in (room.owner, room.players[0]):
+            await watcher.wait_for(
+                lambda p, n=number: (
+                    (p.hand or {}).get("number") == n
+                    or (p.view.get("last_result") or {}).get("number") == n
+                )
             )
-        )
+        players = seated(room)  # Bouillotte's seats are drawn when the first hand starts
         await play_until_over(players, rng)
         for player in [*room.players, room.owner]:
             await player.wait_for(

@@ -174,6 +174,16 @@ async def test_who_may_open_tables_and_see_private_ones(room: Room) -> None:
     assert table_id in [t["id"] for t in (await member.http.get("/api/tables")).json()]
     bad_rules = await room.owner.post("/api/tables", {**body, "rules": {"must_trump": "sometimes"}})
     assert bad_rules.json()["error"]["code"] == "invalid_rules"
+    # The invalid pairs of bourre.md §4, §5, from the rules or from a preset and a change.
+    for pair in (
+        {"rules": {"declare": "simultaneous", "draw_with_declare": True}},
+        {"preset": "simultaneous_declaration", "rules": {"draw_with_declare": True}},
+        {"preset": "friendly", "rules": {"must_trump": "always"}},
+    ):
+        refused = await room.owner.post("/api/tables", {**body, **pair})
+        assert refused.status_code == 422, refused.text
+        error = refused.json()["error"]
+        assert error["code"] == "invalid_rules" and "cannot be combined with" in error["message"]
     indiana = await room.owner.post("/api/tables", {**body, "preset": "indiana_four_card"})
     assert indiana.status_code == 201 and indiana.json()["rules"]["hand_size"] == 4
 

@@ -68,12 +68,10 @@ def _check_type(key: str, value: object) -> None:
 
 
 def _validate(rules: BouillotteRules) -> None:
-    """Types, ranges and the combinations that make no sense.
-
-    Interpretations (rules/bouillotte.md §6, §7): ``mistigri`` is a kind of brelan, so it
-    cannot be on when ``brelans`` is off; with ``brelans: false`` there are no bonuses, so a
-    bonus that differs from its default would be an option the engine silently ignores and is
-    refused; a brelan carré outranks a brelan, so its bonus may not be smaller.
+    """Types and ranges. Every combination of valid values is a valid config
+    (rules/bouillotte.md §8 "Rules config"): with ``brelans: false`` the ``mistigri`` and
+    bonus options simply have no effect (§6, §7), and the two bonuses are independent
+    integers in no required order (§7).
     """
     for f in fields(rules):
         _check_type(f.name, getattr(rules, f.name))
@@ -82,26 +80,6 @@ def _validate(rules: BouillotteRules) -> None:
     for key in ("bonus_carre", "bonus_brelan"):
         if getattr(rules, key) < 0:
             raise ConfigError("bad_option", f"{key} cannot be negative.", key)
-    if rules.mistigri and not rules.brelans:
-        raise ConfigError(
-            "conflicting_options",
-            "mistigri is a brelan: it cannot be on when brelans is false.",
-        )
-    default = BouillotteRules.__dataclass_fields__
-    if not rules.brelans and (
-        rules.bonus_carre != default["bonus_carre"].default
-        or rules.bonus_brelan != default["bonus_brelan"].default
-    ):
-        raise ConfigError(
-            "conflicting_options",
-            "With brelans false there are no brelan bonuses: leave bonus_carre and "
-            "bonus_brelan at their defaults.",
-        )
-    if rules.bonus_carre < rules.bonus_brelan:
-        raise ConfigError(
-            "conflicting_options",
-            "bonus_carre cannot be smaller than bonus_brelan: a brelan carré is the better hand.",
-        )
 
 
 _PRESET_OPTIONS: dict[str, dict[str, Any]] = {

@@ -8,6 +8,9 @@ seat 0 and dealing first.
 Both are pure functions. The draw takes its cards either from a seed (shuffle 0 of the seed,
 docs/fair-shuffle.md, applied to the drawing cards in canonical order) or from an explicit
 list of the cards drawn, player by player in the order they joined.
+
+At a club table each player has already taken a seat when the first hand comes:
+``seat_at_table`` applies the rule to those seats (the table runtime moves the players).
 """
 
 from __future__ import annotations
@@ -92,3 +95,41 @@ def seat_players(
     if seed is None:
         raise EngineError("bad_draw", "Seating by draw needs a seed.")
     return draw_seating(players, seed, direction=rules.direction, king_seat=king_seat)
+
+
+class TableSeating(NamedTuple):
+    """The seating of a table's first hand, in seat numbers. ``moves``: the seat a player
+    took on joining -> the seat they sit on now; ``dealer``: the seat that deals first;
+    ``drawn``: seat (now) -> the card its player drew, from the king down (empty for
+    ``as_joined``)."""
+
+    moves: dict[int, int]
+    dealer: int
+    drawn: dict[int, str]
+
+
+def seat_at_table(rules: BouillotteRules, joined: Sequence[int], seed: bytes) -> TableSeating:
+    """Apply the ``seating`` rule (§1) to players who took the seats ``joined``, listed in the
+    order they joined; they move only among those seats, a seat's neighbours being the next
+    seats taken on either side.
+
+    Interpretation for a club table, where everyone chose a seat on joining: with ``draw``
+    the king "chooses a seat" by keeping the one he took; he deals first and the others sit
+    to his right in descending order of their cards. With ``as_joined`` everyone keeps the
+    seat they took and the first to have joined deals first.
+    """
+    n = len(joined)
+    seating = seat_players(rules, n, seed)
+    if rules.seating == "as_joined":
+        places = list(joined)
+    else:  # turn the drawn arrangement round the seats so that the king keeps his own
+        ring = sorted(joined)
+        king = seating.players_by_seat[seating.dealer]
+        shift = ring.index(joined[king]) - seating.dealer
+        places = [ring[(pos + shift) % n] for pos in range(n)]
+    by_seat = seating.players_by_seat
+    moves = {joined[player]: places[pos] for pos, player in enumerate(by_seat)}
+    # The cards from the king down: his seat, then going right round the seats.
+    ranked = [(seating.dealer + rules.step * k) % n for k in range(n)] if seating.drawn else []
+    drawn = {places[pos]: seating.drawn[by_seat[pos]] for pos in ranked}
+    return TableSeating(moves, places[seating.dealer], drawn)

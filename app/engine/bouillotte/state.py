@@ -2,9 +2,9 @@
 
 Phases: ``straddle`` (the carre chain before the deal), ``buy_back`` (with the ``buy_back``
 option, the previous straddler's chance to double again), ``opening`` (pass or open, before
-anyone has opened), ``calls`` (after an opening or a raise, each player still in with chips
-who owes chips calls, raises or folds), ``continuation`` (three or more left and level: each
-other player who could raise may raise, fold or decline), ``over``.
+anyone has opened), ``calls`` (after an opening or a raise, every other player still in with
+chips, one already level too, calls, raises or folds), ``continuation`` (three or more left
+and level: each other player who could raise may raise, fold or decline), ``over``.
 
 Every action is verified completely before anything changes; a refusal is an
 :class:`~app.engine.base.EngineError` with a stable code and leaves the hand untouched.
@@ -17,10 +17,10 @@ the dealer's right and going right, the dealer last (§8).
 
 Decisions where the rules leave room (each is also stated where it is implemented):
 
-* §8 "After the opening": the call round asks only players who owe chips. A player already
-  level (the dealer after an opening at his two chips, the last straddler after an opening at
-  the straddle) speaks again in the continuation round when three or more are left; with two
-  left the betting ends as soon as nobody owes (§5: an opening at the straddle calls it).
+* §5, §8 "After the opening": the call round visits every other player still in with chips,
+  nobody being skipped for being level (the dealer after an opening at his two chips, the last
+  straddler after an opening at the straddle): such a player calls for free, raises or folds.
+  A level player may not ``decline`` there: ``decline`` belongs to the continuation round.
 * §8 "Before the opening": the opening minimum is the largest stake, so a dealer whose own
   stake is that largest stake may open at it without adding a chip.
 * §8: a player with no chips left (all in from an ante or a straddle) never speaks; before an
@@ -640,7 +640,7 @@ class BouillotteHand:
         data = {"added": added, "stake": total, "pot": self.pot, "all_in": self.stacks[seat] == 0}
         events = [_new(Event, (what, seat, data, None))]
         self.phase = CALLS
-        self._next_owing(seat, events)
+        self._next_caller(seat, events)
         return events
 
     def _check_raise(self, seat: int, total: int) -> None:
@@ -683,7 +683,7 @@ class BouillotteHand:
             data = {"added": added, "stake": self.stakes[seat], "pot": self.pot}
             data["all_in"] = self.stacks[seat] == 0
             events = [_new(Event, ("called", seat, data, None))]
-            self._next_owing(seat, events)
+            self._next_caller(seat, events)
             return events
         if kind == "raise" or kind == "all_in":
             total = self.stakes[seat] + self.stacks[seat] if kind == "all_in" else amount
@@ -696,10 +696,16 @@ class BouillotteHand:
                 survivor = next(s for s in self.order if self.status[s] == IN)
                 self._win_uncontested(survivor, events)
             else:
-                self._next_owing(seat, events)
+                self._next_caller(seat, events)
             return events
         if kind == "decline":
             owed = self.highest - self.stakes[seat]
+            if not owed:
+                raise EngineError(
+                    "cannot_decline",
+                    "You are level: call (it costs nothing), raise or fold.",
+                    reason="declined in the call round (a level player calls, raises or folds)",
+                )
             raise EngineError(
                 "cannot_decline",
                 f"You owe {owed} chips: call, raise or fold.",
@@ -727,24 +733,28 @@ class BouillotteHand:
         self.left -= 1
         return [_new(Event, ("folded", seat, {}, None))]
 
-    def _next_owing(self, seat: int, events: list[Event]) -> None:
-        """§8: the turn goes right to the next player still in with chips whose stake is
-        below the highest; when nobody owes chips the round is over."""
+    def _next_caller(self, seat: int, events: list[Event]) -> None:
+        """§5, §8 "After the opening": the call round goes right from the opener / last raiser
+        and visits every other player still in with chips, one whose stake already equals the
+        highest too (§8 worked sequences: the level dealer, the last straddler). The round is
+        complete when the turn comes back to the opener / last raiser; everyone still in has
+        then matched the highest stake or is all in. With three or more left the continuation
+        round follows; with two the cards are shown (§8 "Two or more left").
+        """
         status = self.status
         stacks = self.stacks
-        stakes = self.stakes
-        highest = self.highest
+        aggressor = self.aggressor
         nxt = self.next_seat
         s = nxt[seat]
-        while s != seat:
-            if status[s] == IN and stakes[s] < highest and stacks[s] > 0:
+        while s != aggressor:
+            if status[s] == IN and stacks[s] > 0:
                 self.turn = s
                 return
             s = nxt[s]
         if self.left >= 3:
             self._start_continuation(events)
         else:
-            self._showdown(events)  # §8: with two left the betting ends when nobody owes
+            self._showdown(events)
 
     # ------------------------------------------------------------------ continuation (§5, §8)
 

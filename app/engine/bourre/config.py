@@ -120,19 +120,21 @@ def _validate(rules: BourreRules) -> None:
             "renege: penalized is not supported yet; illegal cards can only be prevented.",
             "renege",
         )
+    # The two invalid pairs of rules/bourre.md (§4, §5): a config error as a whole, named
+    # by both options (no single field is at fault).
     if rules.declare == "simultaneous" and rules.draw_with_declare:
-        # A simultaneous commitment is secret until all are in, but draw_with_declare makes
-        # the exchange happen in the declaring turn, which would reveal the choice.
         raise ConfigError(
             "conflicting_options",
-            "draw_with_declare cannot be combined with simultaneous declaration: "
-            "exchanging cards at once would reveal a secret choice.",
+            "declare: simultaneous cannot be combined with draw_with_declare: true "
+            "(an exchange made in the declaring turn would reveal a commitment that must "
+            "stay secret until the last one is in).",
         )
     if rules.must_trump == "always" and rules.allow_throw_off:
         raise ConfigError(
             "conflicting_options",
-            "must_trump: always contradicts allow_throw_off: true "
-            "(one forces a trump, the other allows any card).",
+            "must_trump: always cannot be combined with allow_throw_off: true "
+            "(one forces a player who cannot follow suit to play a trump, the other lets "
+            "that player play any card).",
         )
 
 

@@ -235,10 +235,13 @@ class BourreHand:
         """Who is dealt in, who deals, and the ante each owes (rules/bourre.md §2).
 
         A seat is dealt in only if its stack is above zero and covers the ante it owes.
-        The dealer is the first seat dealt in from the button clockwise. With
-        ``dealer_for_all`` the dealer owes ``ante`` x players dealt in; if the button seat
-        cannot cover it the deal passes to the next seat that can (rules/bourre.md §2,
-        interpretation: the dealer must be able to pay for the turned trump).
+        The dealer is the first seat dealt in from the button clockwise.
+
+        ``dealer_for_all`` (§2, "this rule decides who deals"): from the button going left
+        over the seats with chips, the seat asked owes ``ante`` x (the seats with chips less
+        those that already sat out). If it cannot cover that, it sits out the hand (not dealt
+        in at all) and the next seat is asked; the first that can pays it, deals, and every
+        later seat with chips is dealt in owing nothing. Fewer than two left: no hand.
         """
         rules = self.rules
         ante = rules.ante
@@ -246,19 +249,15 @@ class BourreHand:
         able = [s for s in range(n) if self.stacks[s] > 0 and s not in sitting_out]
         clockwise = [(button + i) % n for i in range(n)]
         if rules.ante_mode == "dealer_for_all":
-            total = ante * len(able)
-            if len(able) < 2:
-                raise _not_enough_players()
-            for seat in clockwise:
-                if seat in able and self.stacks[seat] >= total:
-                    owed = dict.fromkeys(able, 0)
+            asked = [seat for seat in clockwise if seat in able]
+            for sat_out, seat in enumerate(asked[:-1]):  # two must be left to deal
+                dealt_in = asked[sat_out:]
+                total = ante * len(dealt_in)
+                if self.stacks[seat] >= total:
+                    owed = dict.fromkeys(dealt_in, 0)
                     owed[seat] = total
                     return seat, owed
-            raise EngineError(
-                "not_enough_players",
-                "No player can cover the dealer's ante for the whole table.",
-                reason="cannot be dealt: no dealer can cover the ante for the table",
-            )
+            raise _not_enough_players()
         owed = {}
         for seat in able:
             due = ante if rules.double_ante or seat not in exempt else 0
@@ -504,15 +503,17 @@ class BourreHand:
     def _play_refusal(self, seat: int, second: bool) -> EngineError | None:
         """Why ``seat`` may not declare play now, or None (§4 entry requirement, §7 liability).
 
-        The entry requirement (a trump or a club) applies at every *play* declaration,
-        including the ``second_chance`` round (rules/bourre.md §4, read literally: "to play").
-        The liability is the player's own extra ante plus the largest pot the hand can still
-        reach in this round, capped at ``pot_limit``.
+        The entry requirement (a trump or a club) applies at the first declaration only: at
+        the ``second_chance`` declaration a player who declared play may stay in whatever the
+        draw left them holding (rules/bourre.md §4). The liability is the player's own extra
+        ante plus the largest pot the hand can still reach in this round, capped at
+        ``pot_limit``; it is checked in both rounds (§7).
         """
         rules = self.rules
-        hand = self.hands[seat]
-        if rules.entry_requirement == "trump_or_club" and not hand & (
-            self.trump_mask | SUIT_MASKS[CLUBS]
+        if (
+            not second
+            and rules.entry_requirement == "trump_or_club"
+            and not self.hands[seat] & (self.trump_mask | SUIT_MASKS[CLUBS])
         ):
             return EngineError(
                 "entry_requirement",

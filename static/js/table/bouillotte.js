@@ -2,7 +2,7 @@
 // betting controls within the legal range, and the showdown with every hand face up, each
 // suit's points and the brelan bonuses.
 import { h, chips } from "../dom.js";
-import { cardElement, cardLabel, suitSymbol } from "../cards.js";
+import { cardElement, cardLabel, rankLabel, suitSymbol } from "../cards.js";
 
 const STATUS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };
 const PHASES = {
@@ -75,17 +75,21 @@ export function myArea(view, ctx) {
   });
   const controls = [];
   const toCall = hand?.to_call ?? 0;
+  const offered = new Set(legal.map((action) => action.action));
   for (const action of legal) {
     if (action.min !== undefined) {
       controls.push(amountPicker(action, view, ctx));
       continue;
     }
+    // In the continuation a free call means "stay" (§8): one button for one choice.
+    if (action.action === "call" && !toCall && offered.has("decline")) continue;
     const text = {
       straddle: "Straddle",
       decline: hand.phase === "continuation" ? "Stay" : "Decline",
       buy_back: "Buy back",
       pass: "Pass",
-      call: toCall ? `Call ${chips(toCall)}` : "Call (free)",
+      // §5, §8: a player already level still speaks after an opening; calling is free.
+      call: toCall ? `Call ${chips(toCall)}` : "Check",
       fold: "Fold",
       all_in: "Va tout",
     }[action.action] ?? action.action;
@@ -103,7 +107,9 @@ export function myArea(view, ctx) {
       straddle: "Your turn: straddle (double the stake) or decline?",
       buy_back: "Your turn: buy back the straddle?",
       opening: "Your turn: open the betting or pass?",
-      calls: `Your turn: ${toCall ? `${chips(toCall)} to call` : "call, raise or fold"}.`,
+      calls: toCall
+        ? `Your turn: ${chips(toCall)} to call.`
+        : "Your turn: you are level. Check (call for free), raise or fold.",
       continuation: "Your turn: the betting goes round again.",
     }[hand.phase] ?? "Your turn.";
   }
@@ -154,4 +160,10 @@ export function result(report, ctx) {
 
 export function onEvent(event, ctx) {
   if (["opened", "raised", "called", "all_in"].includes(event.kind)) ctx.sounds.card();
+  if (event.kind === "seats_drawn") {
+    // §1: before the first hand each player drew a card; the king deals, the others sit to
+    // his right from the highest card down. The names are those of the seats as drawn.
+    const drawn = event.data.seats.map((s) => `${s.name} ${rankLabel(s.card[0])}`);
+    ctx.notice(`Seats drawn: ${drawn.join(", ")}. ${event.data.seats[0].name} deals first.`);
+  }
 }

@@ -1,15 +1,24 @@
-// Table chat lines. Text is shown as text (never as HTML); the log keeps the last lines only.
+// Table chat lines, and the table's own notices among them. Text is shown as text (never as
+// HTML); the log keeps the last lines only.
 import { h } from "../dom.js";
 
 const KEEP = 200;
 
+function append(log, line) {
+  log.append(line);
+  while (log.children.length > KEEP) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
 export function appendChat(log, message) {
   const at = new Date(message.at);
   const time = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  log.append(h("li", { class: "chat-line" },
+  append(log, h("li", { class: "chat-line" },
     h("time", { datetime: message.at, text: time }), " ",
     h("strong", { text: message.user }), " ",
     h("span", { class: "chat-text", text: message.text })));
-  while (log.children.length > KEEP) log.firstElementChild.remove();
-  log.scrollTop = log.scrollHeight;
+}
+
+export function appendNotice(log, text) {
+  append(log, h("li", { class: "chat-line chat-notice", dataset: { testid: "notice" }, text }));
 }

@@ -7,7 +7,7 @@ import { cardElement } from "../cards.js";
 import { h, chips } from "../dom.js";
 import * as bouillotte from "./bouillotte.js";
 import * as bourre from "./bourre.js";
-import { appendChat } from "./chat.js";
+import { appendChat, appendNotice } from "./chat.js";
 import { flyTo, place, renderSeats, seatPosition } from "./felt.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { TableSocket } from "./socket.js";
@@ -40,6 +40,7 @@ const ctx = {
     return { fourColour: localStorage.getItem(COLOUR_KEY) === "on" };
   },
   rerender: () => render(),
+  notice: (text) => appendNotice($("chat-log"), text),
   act(fields) {
     if (!socket.act(fields, state.version)) toast("You are offline; reconnecting…");
   },

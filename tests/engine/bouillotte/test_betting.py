@@ -48,8 +48,9 @@ def test_a_player_who_cannot_reach_the_minimum_may_only_pass() -> None:
     for action in (Action(1, "open", amount=5), Action(1, "all_in")):
         assert refused(hand, action).code == "cannot_open"
     play(hand, "1 pass, 0 open 6")
-    # Once someone opens, the poor player may call with everything or fold.
-    play(hand, "3 call")
+    # Once someone opens, the poor player may call with everything or fold (after the
+    # dealer and the straddler, who is level and calls for free).
+    play(hand, "3 call, 2 call")
     assert hand.to_act() == (1,)
     assert _legal(hand, 1).kinds() == ["call", "fold", "all_in"]
     play(hand, "1 call")
@@ -170,9 +171,13 @@ def test_cannot_raise_when_a_call_takes_everything() -> None:
     assert err.code == "cannot_raise"
 
 
-def test_straddlers_free_call_in_the_continuation() -> None:
+def test_straddlers_free_call_in_the_call_round_and_in_the_continuation() -> None:
     hand = start(FOUR, "9S")
     play(hand, "2 straddle, 1 decline, 1 open 6, 0 call, 3 call")
+    # The straddler is level but speaks in the call round: a free call, a raise or a fold.
+    assert hand.phase_name == "calls" and hand.to_act() == (2,)
+    assert _legal(hand, 2).kinds() == ["call", "fold", "all_in", "raise"]
+    play(hand, "2 call")
     # Everyone level with the straddler: the continuation asks from the opener's right.
     assert hand.phase_name == "continuation" and hand.to_act() == (0,)
     play(hand, "0 decline, 3 decline")
@@ -186,18 +191,23 @@ def test_straddlers_free_call_in_the_continuation() -> None:
 def test_the_straddler_may_raise_after_a_minimum_opening() -> None:
     hand = start(FOUR, "9S")
     play(hand, "2 straddle, 1 decline, 1 open 6, 0 fold, 3 fold")
-    # Two left, level: the betting ends (§8 "with two left ... nobody owes chips").
-    assert hand.is_over and hand.result is not None and hand.result.showdown
-    hand = start(FOUR, "9S")
-    play(hand, "2 straddle, 1 decline, 1 open 6, 0 call, 3 fold")
-    play(hand, "0 decline, 2 raise 20")
-    assert hand.phase_name == "calls" and hand.to_act() == (1,)
+    # Two left and level, but the straddler has not spoken: the betting goes on (§5, §8).
+    assert not hand.is_over and hand.to_act() == (2,)
+    assert hand.bet_range(2) == ("raise", 7, 100)
+    play(hand, "2 raise 20")
+    assert hand.phase_name == "calls" and hand.to_act() == (1,) and hand.owed(1) == 14
+    play(hand, "1 call")
+    assert hand.result is not None and hand.result.pots[0][0] == 43
+    called = start(FOUR, "9S")
+    play(called, "2 straddle, 1 decline, 1 open 6, 0 fold, 3 fold, 2 call")
+    assert called.result is not None and called.result.showdown
+    assert called.result.players == (1, 2) and called.result.pots[0][0] == 15
 
 
 def test_continuation_raise_starts_a_new_call_round_then_a_new_continuation() -> None:
     hand = start(FOUR, "9S")
-    play(hand, "2 decline, 2 open 2, 1 call, 0 call")
-    # The dealer already had 2: nobody owes; four left -> continuation from seat 1.
+    play(hand, "2 decline, 2 open 2, 1 call, 0 call, 3 call")
+    # The dealer already had 2 and called for free; four left -> continuation from seat 1.
     assert hand.phase_name == "continuation" and hand.to_act() == (1,)
     play(hand, "1 decline, 0 raise 10")
     assert hand.phase_name == "calls" and hand.to_act() == (3,)
@@ -211,7 +221,7 @@ def test_continuation_raise_starts_a_new_call_round_then_a_new_continuation() ->
 
 def test_a_fold_that_leaves_two_level_ends_the_betting() -> None:
     hand = start(FOUR, "9S")
-    play(hand, "2 decline, 2 open 2, 1 call, 0 fold")
+    play(hand, "2 decline, 2 open 2, 1 call, 0 fold, 3 call")
     assert hand.phase_name == "continuation"
     play(hand, "1 fold")
     assert hand.is_over and hand.result is not None and hand.result.players == (2, 3)
@@ -301,3 +311,68 @@ def test_start_events_before_a_straddle_show_no_cards() -> None:
     events = hand.apply(Action(2, "decline"))
     assert [e.kind for e in events] == ["declined", "dealt", "dealt", "dealt", "dealt", "upcard"]
     assert all(e.to == e.seat for e in events if e.kind == "dealt")
+
+
+# §5, §8 "After the opening": the call round visits every player still in with chips, one
+# already level too. Seats below: dealer D = 3, A = 2 (on D's right), B = 1, C = 0.
+
+
+@pytest.mark.parametrize(
+    ("answer", "after"),
+    [("3 call", "shown"), ("3 raise 5", "A to answer"), ("3 fold", "A takes it")],
+)
+def test_worked_sequence_1_the_level_dealer_speaks(answer: str, after: str) -> None:
+    hand = start(FOUR, "9S")
+    play(hand, "2 decline, 2 open 2, 1 fold, 0 fold")
+    # Two are left and level, but the dealer has not had his turn: the hand goes on.
+    assert not hand.is_over and hand.phase_name == "calls" and hand.to_act() == (3,)
+    assert hand.owed(3) == 0 and hand.pot == 6
+    legal = _legal(hand, 3)
+    assert legal.kinds() == ["call", "fold", "all_in", "raise"]
+    assert (legal.low, legal.high) == (3, 100)
+    play(hand, answer)
+    result = hand.result
+    if after == "shown":
+        assert result is not None and result.showdown and result.pots[0][0] == 6
+        assert result.players == (2, 3)
+    elif after == "A to answer":
+        assert hand.to_act() == (2,) and hand.owed(2) == 3
+        assert _legal(hand, 2).kinds() == ["call", "fold", "all_in", "raise"]
+    else:
+        assert result is not None and result.pots == ((6, 2),) and not result.showdown
+
+
+def test_worked_sequence_2_the_last_straddler_speaks_first_after_the_opening() -> None:
+    hand = start(FOUR, "9S")
+    play(hand, "2 straddle, 1 decline")
+    assert hand.stakes[2] == 6 and hand.pot == 10
+    play(hand, "1 pass, 0 pass, 3 open 6")
+    # The call round goes right from D: A first, level at 6, then B and C (5 to call each).
+    assert hand.to_act() == (2,) and hand.owed(2) == 0
+    assert _legal(hand, 2).kinds() == ["call", "fold", "all_in", "raise"]
+    play(hand, "2 call, 1 fold, 0 fold")
+    assert hand.result is not None and hand.result.showdown
+    assert hand.result.players == (2, 3) and hand.result.pots[0][0] == 14
+    raised = start(FOUR, "9S")
+    play(raised, "2 straddle, 1 decline, 1 pass, 0 pass, 3 open 6, 2 raise 12")
+    assert raised.aggressor == 2
+    play(raised, "1 call, 0 fold, 3 call")
+    assert raised.stakes == [1, 12, 12, 12]
+    # Three are left: the continuation round asks from A's right.
+    assert raised.phase_name == "continuation" and raised.to_act() == (1,)
+
+
+def test_a_level_player_speaks_in_the_call_round_with_three_or_more_left() -> None:
+    hand = start(FOUR, "9S")
+    play(hand, "2 decline, 2 open 2, 1 call, 0 call")
+    assert hand.phase_name == "calls" and hand.to_act() == (3,)
+    play(hand, "3 raise 4")
+    assert hand.phase_name == "calls" and hand.to_act() == (2,)
+
+
+def test_a_level_player_may_not_decline_in_the_call_round() -> None:
+    hand = start(FOUR, "9S")
+    play(hand, "2 decline, 2 open 2, 1 fold, 0 fold")
+    err = refused(hand, Action(3, "decline"))
+    assert err.code == "cannot_decline"
+    assert err.message == "You are level: call (it costs nothing), raise or fold."

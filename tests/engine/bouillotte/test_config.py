@@ -46,9 +46,6 @@ def test_to_dict_only_differences_and_round_trip() -> None:
         ({"brelans": None}, "bad_option", "brelans"),
         ({"bonus_carre": -1}, "bad_option", "bonus_carre"),
         ({"bonus_brelan": 1.5}, "bad_option", "bonus_brelan"),
-        ({"brelans": False, "mistigri": True}, "conflicting_options", None),
-        ({"brelans": False, "bonus_carre": 4}, "conflicting_options", None),
-        ({"bonus_carre": 1, "bonus_brelan": 2}, "conflicting_options", None),
     ],
 )
 def test_bad_configs_refused_with_a_clear_message(
@@ -59,6 +56,26 @@ def test_bad_configs_refused_with_a_clear_message(
     assert info.value.code == code
     assert info.value.field == field
     assert info.value.message.endswith(".")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"brelans": False, "mistigri": True},
+        {"brelans": False, "bonus_carre": 4},
+        {"brelans": False, "bonus_carre": 0, "bonus_brelan": 7},
+        {"brelans": False, "mistigri": True, "bonus_carre": 1, "bonus_brelan": 3},
+        {"bonus_carre": 1, "bonus_brelan": 2},
+        {"bonus_carre": 0, "bonus_brelan": 0},
+    ],
+)
+def test_every_combination_of_valid_values_is_valid(data: dict[str, object]) -> None:
+    """bouillotte.md §6, §7, §8 "Rules config": options that then have no effect, and
+    bonuses in any order, are house rules, not errors."""
+    rules = BouillotteRules.from_dict(data)
+    assert rules.to_dict() == data
+    assert BouillotteRules.from_dict(rules.to_dict()) == rules
+    assert BouillotteRules().with_options(**data) == rules
 
 
 def test_not_a_mapping_and_unknown_with_options() -> None:

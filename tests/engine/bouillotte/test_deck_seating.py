@@ -8,6 +8,7 @@ from app.engine.bouillotte.deck import PACKS, DeckError, ScriptedDeck, SeededDec
 from app.engine.bouillotte.seating import (
     draw_seating,
     drawing_cards,
+    seat_at_table,
     seat_players,
     seating_from_draw,
 )
@@ -116,3 +117,37 @@ def test_seat_players_by_rule() -> None:
         seating_from_draw([parse_card("KS"), parse_card("KH"), parse_card("QS")])
     with pytest.raises(EngineError):
         seating_from_draw([parse_card(c) for c in ("KS", "QS", "JS")], king_seat=3)
+
+
+def test_seated_as_joined_nobody_moves_and_the_first_to_join_deals() -> None:
+    seating = seat_at_table(BouillotteRules(seating="as_joined"), [2, 0, 4], b"\x01" * 32)
+    assert seating.moves == {2: 2, 0: 0, 4: 4} and seating.dealer == 2 and seating.drawn == {}
+
+
+@pytest.mark.parametrize("direction", ["counter_clockwise", "clockwise"])
+@pytest.mark.parametrize("joined", [[0, 1, 2, 3], [3, 0, 2], [4, 1, 3, 0, 2], [2, 7, 5]])
+def test_seated_by_draw_the_king_keeps_his_seat_and_the_others_sit_to_his_right(
+    direction: str, joined: list[int]
+) -> None:
+    """§1 at a club table: players move only among the seats they took; the king keeps his
+    and deals first; going right from him round those seats, the cards descend."""
+    rules = BouillotteRules(direction=direction)
+    for n in range(20):
+        seed = bytes([n]) * 32
+        seating = seat_at_table(rules, joined, seed)
+        assert seat_at_table(rules, joined, seed) == seating  # pure: the seed decides
+        assert sorted(seating.moves) == sorted(seating.moves.values()) == sorted(joined)
+        cards = seating.drawn
+        assert sorted(cards) == sorted(joined) and cards[seating.dealer][0] == "K"
+        came_from = {now: taken for taken, now in seating.moves.items()}
+        assert came_from[seating.dealer] == seating.dealer  # the king did not move
+        ring = sorted(joined)
+        step = rules.step
+        going_right = [
+            ring[(ring.index(seating.dealer) + step * k) % len(ring)] for k in range(len(ring))
+        ]
+        ranks = [rank_of(parse_card(cards[seat])) for seat in going_right]
+        assert ranks == sorted(ranks, reverse=True)
+        # The draw is the seed's: player p (join order) drew card p of the shuffle.
+        shuffle = [CARD_NAMES[c] for c in shuffled(drawing_cards(len(joined)), seed, 0)]
+        assert [cards[seating.moves[seat]] for seat in joined] == shuffle

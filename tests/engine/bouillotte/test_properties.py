@@ -22,17 +22,15 @@ from .test_view import cards_shown
 
 @st.composite
 def house_rules(draw: st.DrawFn) -> BouillotteRules:
-    brelans = draw(st.booleans())
-    bonus_brelan = draw(st.integers(0, 3)) if brelans else 1
-    bonus_carre = draw(st.integers(bonus_brelan, 5)) if brelans else 2
+    # Every combination of valid values is a valid config (bouillotte.md §8 "Rules config").
     return BouillotteRules(
         direction=draw(st.sampled_from(["counter_clockwise", "clockwise"])),
         ante_mode=draw(st.sampled_from(["all_plus_dealer", "dealer_only"])),
         buy_back=draw(st.booleans()),
-        brelans=brelans,
-        mistigri=brelans and draw(st.booleans()),
-        bonus_carre=bonus_carre,
-        bonus_brelan=bonus_brelan,
+        brelans=draw(st.booleans()),
+        mistigri=draw(st.booleans()),
+        bonus_carre=draw(st.integers(0, 5)),
+        bonus_brelan=draw(st.integers(0, 5)),
     )
 
 

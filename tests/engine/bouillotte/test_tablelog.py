@@ -56,7 +56,8 @@ def test_golden_replay(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_fixture_set_covers_what_it_must() -> None:
     names = {p.stem for p in LOGS}
     assert {"worked_points", "side_pots", "several_all_ins", "buy_back_carre"} <= names
-    assert {"seeded_session"} <= names
+    assert {"seeded_session", "worked_level_dealer", "worked_last_straddler"} <= names
+    assert {"house_rules_without_brelans", "bonus_brelan_above_carre"} <= names
     assert any(n.startswith("error_") for n in names)
     assert any(n.startswith("malformed_") for n in names)
     assert '"seed"' in (FIXTURES / "seeded_session.json").read_text()
@@ -71,6 +72,39 @@ def test_worked_points_numbers() -> None:
     assert carried["dealer"] == 1 and carried["pots"] == [{"amount": 52, "winner": "C"}]
     assert carried["showdown"]["C"]["rank"] == "brelan" and carried["suit_points"] == {}
     assert len(carried["bonuses"]) == 3
+
+
+def _replace_tail(name: str, keep: int, tail: list[tuple[int, str, int | None]]) -> Any:
+    doc = _load(name)
+    actions = doc["hands"][0]["actions"][:keep]
+    for seat, kind, amount in tail:
+        actions.append({"seat": seat, "action": kind, **({"amount": amount} if amount else {})})
+    doc["hands"][0]["actions"] = actions
+    return log.replay(doc)["hands"][0]
+
+
+def test_worked_sequence_1_every_answer_of_the_level_dealer() -> None:
+    """bouillotte.md §8, worked sequence 1 (seats: C 0, B 1, A 2, D 3 the dealer)."""
+    (called,) = log.replay(_load("worked_level_dealer"))["hands"]
+    assert called["players"] == ["A", "D"] and called["pots"] == [{"amount": 6, "winner": "A"}]
+    assert len(called["showdown"]) == 4
+    raised = _replace_tail("worked_level_dealer", 4, [(3, "raise", 5), (2, "call", None)])
+    assert raised["pots"] == [{"amount": 12, "winner": "A"}] and raised["showdown"]
+    folded = _replace_tail("worked_level_dealer", 4, [(3, "fold", None)])
+    assert folded["pots"] == [{"amount": 6, "winner": "A"}] and folded["showdown"] == {}
+
+
+def test_worked_sequence_2_the_last_straddler_raises() -> None:
+    """bouillotte.md §8, worked sequence 2: A raises to 12; B, C and D answer in that order,
+    then three are left and the continuation round asks B and D."""
+    (called,) = log.replay(_load("worked_last_straddler"))["hands"]
+    assert called["players"] == ["A", "D"] and called["pots"] == [{"amount": 14, "winner": "A"}]
+    tail = [(2, "raise", 12), (1, "call", None), (0, "fold", None), (3, "call", None)]
+    continuation = [(1, "decline", None), (3, "decline", None)]
+    raised = _replace_tail("worked_last_straddler", 5, [*tail, *continuation])
+    assert raised["pots"][0]["amount"] == 37
+    with pytest.raises(IllegalLogAction, match="seat 0 acted out of turn"):
+        _replace_tail("worked_last_straddler", 5, [(2, "raise", 12), (0, "fold", None)])
 
 
 def test_side_pot_numbers() -> None:

@@ -60,7 +60,7 @@ def test_folded_cards_stay_hidden_until_the_showdown() -> None:
         assert not cards_shown(hand.view(viewer)) & set(HANDS[0].split())
     assert set(hand.view(0)["hand"]) == set(HANDS[0].split())
     assert hand.view(0)["seats"][0]["status"] == "folded"
-    play(hand, "1 decline, 3 fold")
+    play(hand, "3 fold")
     # The showdown shows every hand dealt in, folded ones too, to everyone.
     every = {c for cards in HANDS.values() for c in cards.split()} | {"9S"}
     for viewer in (None, 0, 1, 2, 3):
