@@ -8,8 +8,9 @@ from urllib.parse import quote
 import httpx
 from fastapi import FastAPI
 
-from app.db.models import MemberStatus
+from app.db.models import AccountKind, MemberStatus
 from app.db.session import Database
+from app.services import ledger
 from tests.helpers import add_member, found_club, login, snapshot
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -162,3 +163,36 @@ async def test_a_bad_id_in_an_admin_form_is_an_error_page_and_changes_nothing(
     assert await snapshot(db) == before
     members = (await admin.get("/api/admin/members", params={"status": "pending"})).json()
     assert [m["username"] for m in members] == ["uma"]
+
+
+async def test_stranded_chips_are_shown_and_returned_from_the_dashboard(
+    app: FastAPI, db: Database
+) -> None:
+    """A seat account holding chips with nobody seated (what a bad cash-out key once left):
+    the dashboard says the audit failed, names the chips, and its button gives them back."""
+    await found_club(db)
+    member = await add_member(db, "sami", chips=300)
+    account = f"seat:7:{member}"
+    async with db.transaction() as session:
+        await ledger.open_account(session, account, AccountKind.SEAT, member)
+        await ledger.post(
+            session,
+            idempotency_key="stranded-by-a-test",
+            kind="buy_in",
+            reason="left behind",
+            actor_id=member,
+            movements=[ledger.Movement(ledger.member_account_key(member), account, 120)],
+        )
+    admin = await admin_client(app)
+    page = await admin.get("/admin")
+    assert 'data-testid="audit">INCONSISTENT' in page.text
+    assert f"Return the 120 chips stranded in {account}" in page.text
+    token, _ = await page_tokens(admin)
+    answer = await admin.post(
+        "/admin/stranded/return", data={"csrf_token": token, "account": account}
+    )
+    assert answer.status_code == 200, answer.text
+    assert f"120 chips returned from {account}." in answer.text
+    assert 'data-testid="audit">balanced' in answer.text
+    async with db.transaction() as session:
+        assert await ledger.balance_of(session, ledger.member_account_key(member)) == 300
