@@ -6,9 +6,16 @@ import argparse
 import asyncio
 import getpass
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from app.config import Settings, get_settings
+
+if TYPE_CHECKING:  # the commands import what they need when they run: start-up stays quick
+    from app.db.session import Database
+    from app.errors import SalonError
+
+T = TypeVar("T")
 
 
 def _settings() -> Settings:
@@ -76,99 +83,96 @@ def _read_password(args: argparse.Namespace) -> tuple[str, bool]:
     return generate_password(), True
 
 
-def cmd_create_admin(args: argparse.Namespace) -> int:
-    from app.commands.setup import create_admin
+def _on_database(work: Callable[[Database], Awaitable[T]]) -> T:
+    """Run `work` against the configured database (without a pool: a command is one short
+    process) and close it."""
     from app.db.session import Database
-    from app.errors import SalonError
 
     settings = _settings()
+
+    async def run() -> T:
+        db = Database(settings.resolved_database_url, null_pool=True)
+        try:
+            return await work(db)
+        finally:
+            await db.dispose()
+
+    return asyncio.run(run())
+
+
+def _refused(error: SalonError) -> int:
+    print(f"error: {error.message} ({error.code})", file=sys.stderr)
+    return 1
+
+
+def cmd_create_admin(args: argparse.Namespace) -> int:
+    from app.commands.setup import create_admin
+    from app.errors import SalonError
+
     password, generated = _read_password(args)
 
-    async def run() -> int:
-        db = Database(settings.resolved_database_url, null_pool=True)
+    async def run(db: Database) -> int:
         try:
             created = await create_admin(
                 db, username=args.username, password=password, club_name=args.club_name
             )
         except SalonError as error:
-            print(f"error: {error.message} ({error.code})", file=sys.stderr)
-            return 1
-        finally:
-            await db.dispose()
+            return _refused(error)
         what = "owner of a new club" if created.founded_club else "admin"
         print(f"Created {created.username} as {what}.")
         if generated:
             print(f"  login: {created.username} / {password}")
         return 0
 
-    return asyncio.run(run())
+    return _on_database(run)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from app.commands.setup import seed_demo
-    from app.db.session import Database
 
     settings = _settings()
 
-    async def run() -> str:
-        db = Database(settings.resolved_database_url, null_pool=True)
-        try:
-            return await seed_demo(db, settings)
-        finally:
-            await db.dispose()
+    async def run(db: Database) -> str:
+        return await seed_demo(db, settings)
 
-    print(asyncio.run(run()), end="")
+    print(_on_database(run), end="")
     return 0
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from app.db.session import Database
-    from app.services.audit import club_audit
+    from app.services.audit import ClubAudit, club_audit
 
-    settings = _settings()
+    async def run(db: Database) -> ClubAudit:
+        async with db.transaction() as session:
+            return await club_audit(session)
 
-    async def run() -> int:
-        db = Database(settings.resolved_database_url, null_pool=True)
-        try:
-            async with db.transaction() as session:
-                report = await club_audit(session)
-        finally:
-            await db.dispose()
-        print(
-            f"accounts: {report.ledger.accounts}  entries: {report.ledger.entries}  "
-            f"chips in circulation: {report.ledger.chips_in_circulation}"
-        )
-        for problem in report.problems:
-            print(f"PROBLEM: {problem}")
-        for held in report.stranded:
-            print(f"  return them with: salon return-stranded {held.account}")
-        print("ledger OK" if report.ok else f"ledger INCONSISTENT ({len(report.problems)})")
-        return 0 if report.ok else 1
-
-    return asyncio.run(run())
+    report = _on_database(run)
+    print(
+        f"accounts: {report.ledger.accounts}  entries: {report.ledger.entries}  "
+        f"chips in circulation: {report.ledger.chips_in_circulation}"
+    )
+    for problem in report.problems:
+        print(f"PROBLEM: {problem}")
+    for held in report.stranded:
+        print(f"  return them with: salon return-stranded {held.account}")
+    print("ledger OK" if report.ok else f"ledger INCONSISTENT ({len(report.problems)})")
+    return 0 if report.ok else 1
 
 
 def cmd_return_stranded(args: argparse.Namespace) -> int:
-    from app.db.session import Database
     from app.errors import SalonError
     from app.services.holdings import return_stranded
 
-    settings = _settings()
-
-    async def run() -> int:
-        db = Database(settings.resolved_database_url, null_pool=True)
+    async def run(db: Database) -> int:
         try:
             async with db.transaction() as session:
                 chips = await return_stranded(session, args.account, actor_id=None)
         except SalonError as error:
-            print(f"{error.code}: {error.message}", file=sys.stderr)
-            return 1
-        finally:
-            await db.dispose()
+            return _refused(error)
         print(f"returned {chips} chips from {args.account}")
         return 0
 
-    return asyncio.run(run())
+    return _on_database(run)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 from pathlib import Path
@@ -9,6 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.db.models import AccountKind
+from app.db.session import Database
+from app.services import ledger
 from tests.live import PROJECT_DIR, running_server, salon, salon_env
 
 LOGIN = re.compile(r"admin login:\s+admin / (\S+)")
@@ -117,3 +121,39 @@ def test_replay_refuses_an_invalid_pair_of_options(tmp_path: Path, log: str) -> 
     assert replayed.returncode == 2 and replayed.stdout == ""
     assert replayed.stderr.startswith("$.rules: ") and replayed.stderr.count("\n") == 1
     assert all(option in replayed.stderr for option in INVALID_PAIRS[log])
+
+
+def test_audit_names_stranded_chips_and_return_stranded_gives_them_back(tmp_path: Path) -> None:
+    env = salon_env(tmp_path)
+    assert salon("migrate", env=env).returncode == 0
+    assert salon("demo", env=env).returncode == 0
+
+    async def strand() -> None:
+        db = Database(f"sqlite+aiosqlite:///{tmp_path / 'salon.db'}", null_pool=True)
+        try:
+            async with db.transaction() as session:
+                await ledger.open_account(session, "seat:9:2", AccountKind.SEAT, 2)
+                await ledger.post(
+                    session,
+                    idempotency_key="left-behind",
+                    kind="buy_in",
+                    reason="left behind",
+                    actor_id=2,
+                    movements=[ledger.Movement("member:2", "seat:9:2", 70)],
+                )
+        finally:
+            await db.dispose()
+
+    asyncio.run(strand())
+    audit = salon("audit", env=env)
+    assert audit.returncode == 1
+    assert "PROBLEM: account seat:9:2: 70 chips stranded" in audit.stdout
+    assert "salon return-stranded seat:9:2" in audit.stdout
+    returned = salon("return-stranded", "seat:9:2", env=env)
+    assert returned.returncode == 0, returned.stderr
+    assert "returned 70 chips from seat:9:2" in returned.stdout
+    again = salon("return-stranded", "seat:9:2", env=env)
+    assert again.returncode == 1 and "not_stranded" in again.stderr
+    audit = salon("audit", env=env)
+    assert audit.returncode == 0, audit.stdout
+    assert "chips in circulation: 5000" in audit.stdout
