@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import admin, auth, health, me
@@ -23,11 +22,11 @@ from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.manager import TableManager
 from app.web import admin_pages, pages, play_pages
+from app.web.assets import STATIC_DIR, VersionedStatic
+from app.web.docs_page import mount_docs
 from app.web.templating import templates
 from app.ws import endpoint
 from app.ws.logins import LoginSockets
-
-PROJECT_DIR = Path(__file__).resolve().parent.parent
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -118,6 +117,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         version="0.1.0",
         lifespan=lifespan,
         responses={422: {"description": "Invalid input"}},
+        # Served by the app itself (app.web.docs_page), not from a CDN.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.db = db
@@ -135,6 +137,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit)
+    # Pages, scripts and JSON compress well; tiny answers are not worth it.
+    app.add_middleware(GZipMiddleware, minimum_size=500)
 
     for router in (
         health.router,
@@ -148,5 +152,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         play_pages.router,
     ):
         app.include_router(router)
-    app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
+    mount_docs(app)
+    app.mount("/static", VersionedStatic(directory=STATIC_DIR), name="static")
     return app

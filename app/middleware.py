@@ -22,8 +22,11 @@ _SECURITY_HEADERS = {
 _TOO_LARGE = b'{"error":{"code":"payload_too_large","message":"The request body is too large."}}'
 
 
-# FastAPI's interactive docs load Swagger UI / ReDoc from their CDN.
-_DOCS_PATHS = ("/docs", "/redoc")
+# Swagger UI (/docs, served by the app itself) sets inline styles; nothing else differs.
+_DOCS_PATHS = ("/docs",)
+_DOCS_POLICY = _SECURITY_HEADERS[b"content-security-policy"].replace(
+    b"style-src 'self'", b"style-src 'self' 'unsafe-inline'"
+)
 
 
 class BodyTooLarge(Exception):
@@ -99,9 +102,8 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
                 docs = scope["path"].startswith(_DOCS_PATHS)
-                for name, value in _SECURITY_HEADERS.items():
-                    if docs and name == b"content-security-policy":
-                        continue
+                for name, policy in _SECURITY_HEADERS.items():
+                    value = _DOCS_POLICY if docs and name == b"content-security-policy" else policy
                     if name.decode() not in headers:
                         headers.append(name.decode(), value.decode())
                 state = scope.get("state") or {}
