@@ -84,7 +84,8 @@ def browser() -> Iterator[Browser]:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """`salon serve` on a fresh SQLite database, with its club founded by a known owner."""
     data_dir = tmp_path_factory.mktemp("e2e")
-    env = salon_env(data_dir, SALON_NEXT_HAND_SECONDS="2")
+    # The result panel shows until the next deal: long enough for a busy machine to read it.
+    env = salon_env(data_dir, SALON_NEXT_HAND_SECONDS="6")
     migrated = salon("migrate", env=env)
     assert migrated.returncode == 0, migrated.stderr
     password = secrets.token_urlsafe(16)
