@@ -65,6 +65,39 @@ function amountPicker(action, view, ctx) {
   return h("div", { class: "bet-picker" }, h("div", { class: "presets" }, ...presets), slider, number, go);
 }
 
+// How long an armed "Va tout" waits for its confirming tap.
+const CONFIRM_MS = 4000;
+
+/** "Va tout" stakes the whole stack: the first tap arms it (and says what it costs), a
+ *  second tap within a few seconds sends it. On a touch screen a stray tap beside Fold is
+ *  easy; this makes it take two. */
+function allInButton(hand, ctx) {
+  const stack = hand.seats?.[hand.viewer]?.stack;
+  const idle = "Va tout";
+  const armed = stack ? `Tap again: all in for ${chips(stack)}` : "Tap again to go all in";
+  let timer = null;
+  const button = h("button", {
+    type: "button",
+    class: "danger",
+    text: idle,
+    dataset: { action: "all_in", armed: "false" },
+    onclick: () => {
+      if (button.dataset.armed === "true") {
+        clearTimeout(timer);
+        ctx.act({ action: "all_in" });
+        return;
+      }
+      button.dataset.armed = "true";
+      button.textContent = armed;
+      timer = setTimeout(() => {
+        button.dataset.armed = "false";
+        button.textContent = idle;
+      }, CONFIRM_MS);
+    },
+  });
+  return button;
+}
+
 export function myArea(view, ctx) {
   const hand = view.hand;
   const legal = hand?.legal_actions ?? [];
@@ -83,16 +116,21 @@ export function myArea(view, ctx) {
     }
     // In the continuation a free call means "stay" (§8): one button for one choice.
     if (action.action === "call" && !toCall && offered.has("decline")) continue;
+    // §8: a straddle (or a buy-back) puts in exactly what the pot holds: say how much.
     const text = {
-      straddle: "Straddle",
+      straddle: `Straddle ${chips(hand.pot)}`,
       decline: hand.phase === "continuation" ? "Stay" : "Decline",
-      buy_back: "Buy back",
+      buy_back: `Buy back ${chips(hand.pot)}`,
       pass: "Pass",
       // §5, §8: a player already level still speaks after an opening; calling is free.
       call: toCall ? `Call ${chips(toCall)}` : "Check",
       fold: "Fold",
       all_in: "Va tout",
     }[action.action] ?? action.action;
+    if (action.action === "all_in") {
+      controls.push(allInButton(hand, ctx));
+      continue;
+    }
     controls.push(h("button", {
       type: "button",
       class: action.action === "fold" || action.action === "decline" || action.action === "pass" ? "secondary" : "primary",
@@ -104,8 +142,8 @@ export function myArea(view, ctx) {
   let prompt = "";
   if (legal.length) {
     prompt = {
-      straddle: "Your turn: straddle (double the stake) or decline?",
-      buy_back: "Your turn: buy back the straddle?",
+      straddle: `Your turn: straddle (put in ${chips(hand.pot)}, what the pot holds) or decline?`,
+      buy_back: `Your turn: buy back the straddle for ${chips(hand.pot)}?`,
       opening: "Your turn: open the betting or pass?",
       calls: toCall
         ? `Your turn: ${chips(toCall)} to call.`
