@@ -1,0 +1,31 @@
+"""Presence at the table: when a player's page closes, the others see that seat go offline
+within a second, and back online as soon as the page is open again (no other table event
+is needed)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_tables import seat_players
+from tests.e2e.ui import LiveServer, NewPage, Shot
+
+OFFLINE = re.compile(r"\bseat--offline\b")
+
+
+def test_seats_go_offline_and_online_at_once(
+    live_server: LiveServer, new_page: NewPage, shot: Shot
+) -> None:
+    players = seat_players(
+        live_server, new_page, shot, game="bourre", names=["Mia", "Ned", "Ola"], buy_in=100
+    )
+    (watcher, _, _), (leaver, _, name) = players[0], players[1]
+    seat = watcher.locator(".seat").filter(has=watcher.locator(".seat-name", has_text=name))
+    expect(seat).not_to_have_class(OFFLINE)
+    table_url = leaver.url
+    leaver.goto(f"{live_server.base_url}/lobby")
+    expect(seat).to_have_class(OFFLINE, timeout=1000)
+    expect(seat).to_contain_text("Offline")
+    leaver.goto(table_url)
+    expect(seat).not_to_have_class(OFFLINE, timeout=1000)
