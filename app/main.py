@@ -22,7 +22,7 @@ from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.manager import TableManager
-from app.web import admin_pages, pages, play_pages
+from app.web import admin_pages, history_pages, pages, play_pages
 from app.web.templating import templates
 from app.ws import endpoint
 from app.ws.logins import LoginSockets
@@ -146,6 +146,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         pages.router,
         admin_pages.router,
         play_pages.router,
+        history_pages.router,
     ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")

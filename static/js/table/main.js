@@ -8,11 +8,10 @@ import { h, chips } from "../dom.js";
 import * as bouillotte from "./bouillotte.js";
 import * as bourre from "./bourre.js";
 import { appendChat, appendNotice } from "./chat.js";
-import { flyTo, place, renderSeats, seatPosition } from "./felt.js";
+import { deckOptions, drawFelt, flyTo, placeToward, setFourColour } from "./felt.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { TableSocket } from "./socket.js";
 
-const COLOUR_KEY = "salon.fourColour";
 const root = document.getElementById("table-app");
 const tableId = Number(root.dataset.tableId);
 const chipUnit = root.dataset.chipUnit;
@@ -30,6 +29,8 @@ const state = {
   myTurn: false,
   nextHandAt: null,
   turnEndsAt: null,
+  // The last hand played here stays one click away after the next deal (its hand page).
+  lastHandId: null,
 };
 const selected = new Set();
 
@@ -37,7 +38,7 @@ const ctx = {
   selected,
   sounds,
   get cardOptions() {
-    return { fourColour: localStorage.getItem(COLOUR_KEY) === "on" };
+    return deckOptions();
   },
   rerender: () => render(),
   notice: (text) => appendNotice($("chat-log"), text),
@@ -45,9 +46,7 @@ const ctx = {
     if (!socket.act(fields, state.version)) toast("You are offline; reconnecting…");
   },
   placeToward(el, seat, share) {
-    const view = state.view;
-    const spot = seatPosition(seat, anchor(view), view.table.seat_count);
-    place(el, { x: 50 + (spot.x - 50) * share, y: 50 + (spot.y - 50) * share });
+    placeToward(el, state.view, seat, share);
   },
   rules() {
     return state.view?.table.rules ?? {};
@@ -78,10 +77,6 @@ const ctx = {
     for (const temp of temps) temp.remove();
   },
 };
-
-function anchor(view) {
-  return view.you.seat ?? 0;
-}
 
 let toastTimer = null;
 function toast(message) {
@@ -126,6 +121,7 @@ function onSnapshot(frame) {
   state.myTurn = myTurn;
   state.view = view;
   state.version = frame.version;
+  if (view.last_result?.hand_id) state.lastHandId = view.last_result.hand_id;
   root.dataset.version = String(frame.version);
   const now = performance.now();
   state.nextHandAt = view.next_hand_in === null ? null : now + view.next_hand_in * 1000;
@@ -140,6 +136,7 @@ function onFrame(frame) {
       break;
     case "event":
       game.onEvent(frame, ctx);
+      if (frame.kind === "hand_over" && frame.data.hand_id) state.lastHandId = frame.data.hand_id;
       if (frame.kind === "hand_over" && state.view?.you.seat !== null) {
         const me = state.view.seats.find((s) => s.seat === state.view.you.seat);
         const won = me && (frame.data.winner === me.username || (frame.data.pots ?? []).some((p) => p.winner === me.username));
@@ -215,13 +212,21 @@ function renderResult(view) {
   panel.hidden = false;
   panel.replaceChildren(
     ...game.result(report, ctx),
+    report.hand_id ? h("a", { class: "result-link", href: handPage(report.hand_id), text: "Open this hand" }) : null,
     h("p", { class: "next-hand", id: "next-hand" }),
     h("button", { type: "button", class: "small secondary", text: "Hide", onclick: () => { panel.hidden = true; } }),
   );
   tick();
 }
 
+function handPage(handId) {
+  return `/hands/${handId}`;
+}
+
 function renderToolbar(view) {
+  const last = $("last-hand");
+  last.hidden = !state.lastHandId;
+  if (state.lastHandId) last.href = handPage(state.lastHandId);
   const seat = view.seats.find((s) => s.seat === view.you.seat);
   const seated = Boolean(seat);
   $("sit-out").hidden = !seated;
@@ -249,8 +254,7 @@ function render() {
   root.classList.toggle("is-spectator", view.you.seat === null);
   // Redraws between snapshots (a card picked for the draw) keep the timer where it is.
   const turnLeft = state.turnEndsAt === null ? null : Math.max(0, (state.turnEndsAt - performance.now()) / 1000);
-  renderSeats($("seats"), view, game, { onSit: sitDown, anchor: anchor(view), turnLeft });
-  $("centre").replaceChildren(...game.centre(view, ctx));
+  drawFelt({ seats: $("seats"), centre: $("centre") }, view, game, ctx, { onSit: sitDown, turnLeft });
   $("hand-info").textContent = view.hand ? game.handInfo(view.hand) : "";
   renderMine(view);
   renderResult(view);
@@ -338,7 +342,7 @@ $("sound-toggle").addEventListener("click", () => {
   render();
 });
 $("colour-toggle").addEventListener("click", () => {
-  localStorage.setItem(COLOUR_KEY, ctx.cardOptions.fourColour ? "off" : "on");
+  setFourColour(!ctx.cardOptions.fourColour);
   render();
 });
 
@@ -367,5 +371,19 @@ $("chat-form").addEventListener("submit", (event) => {
   else toast("You are offline; reconnecting…");
 });
 
+/** After a reload between hands the last result is gone from the view: ask the history. */
+async function findLastHand() {
+  try {
+    const found = await api(`/api/hands?table_id=${tableId}&limit=1`);
+    if (!state.lastHandId && found.hands.length) {
+      state.lastHandId = found.hands[0].id;
+      render();
+    }
+  } catch {
+    // No hand of mine here yet, or the server is away: no "Last hand" link, nothing else.
+  }
+}
+
 const socket = new TableSocket(tableId, onFrame, setConnection, invite);
 socket.connect();
+findLastHand();
