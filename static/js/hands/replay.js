@@ -72,8 +72,9 @@ function show(at) {
   const step = steps[state.at];
   const view = step.view;
   drawFelt({ seats: $("seats"), centre: $("centre") }, view, state.game, ctx);
-  $("replay-cards").replaceChildren(...viewerCards(view));
-  $("replay-cards").hidden = view.you.seat === null;
+  const mine = viewerCards(view);
+  $("replay-cards").replaceChildren(...mine);
+  $("replay-cards").hidden = mine.length === 0;
   $("step-label").textContent = `Step ${state.at + 1} of ${steps.length}: ${step.label}`;
   root.dataset.step = String(state.at);
   for (const item of $("action-log").children) {
@@ -93,12 +94,12 @@ function show(at) {
   result.replaceChildren(...(over ? state.game.result(state.detail.result, ctx) : []));
 }
 
-/** Keep the current line in sight inside the log, without scrolling the page itself. */
+/** Keep the current line in sight inside the log (its offsetParent), not scrolling the page. */
 function scrollLogTo(at) {
   const log = $("action-log");
   const item = log.querySelector(`[data-step="${at}"]`);
   if (!item) return;
-  const top = item.offsetTop - log.offsetTop;
+  const top = item.offsetTop;
   if (top < log.scrollTop || top + item.offsetHeight > log.scrollTop + log.clientHeight) {
     log.scrollTop = top - log.clientHeight / 2;
   }
