@@ -175,11 +175,14 @@ async function verify() {
       game: detail.hand.game,
       deck: detail.deck,
     });
-    const failed = ["commitment", "seed", "deck"].filter((part) => !checked[part]);
+    // Without the dealt deck in the history only the seed can be checked: say so.
+    const dealt = Array.isArray(detail.deck);
+    const failed = ["commitment", "seed", ...(dealt ? ["deck"] : [])].filter((part) => !checked[part]);
     out.dataset.state = failed.length ? "mismatch" : "match";
     out.textContent = failed.length
       ? `No match: the ${failed.join(", ")} ${failed.length > 1 ? "do" : "does"} not agree with what was published.`
-      : "Match: the seed fits the commitment published before the deal, and it deals exactly these cards.";
+      : `Match: the seed fits the commitment published before the deal${dealt
+        ? ", and it deals exactly these cards." : ". (The dealt deck is not in this history, so it was not compared.)"}`;
   } catch (error) {
     out.dataset.state = "error";
     out.textContent = `The check could not run: ${error.message ?? error}`;
