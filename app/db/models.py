@@ -254,8 +254,15 @@ class Hand(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)
+    # The seed the hand is dealt and replayed from: the server seed mixed with the players'
+    # contributions (docs/fair-shuffle.md).
     seed: Mapped[str] = mapped_column(String(64))
+    # SHA-256 of `server_seed`, shown before the deal (of `seed` for hands stored before
+    # contributions existed, which have no `server_seed`).
     commitment: Mapped[str] = mapped_column(String(64))
+    server_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Seat number (as text) → the 32-byte value that seat's browser sent, in hex.
+    contributions: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
     # Table-log header: game, rules, seats (names and stacks), dealer, pot, exempt.
     header: Mapped[dict[str, Any]] = mapped_column(JSON)
     # Seat number → member id for this hand, so histories survive seats changing hands.

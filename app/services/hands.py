@@ -32,12 +32,19 @@ async def begin_hand(
     header: dict[str, Any],
     players: dict[str, Any],
     version: int,
+    server_seed_hex: str | None = None,
+    contributions: dict[str, str] | None = None,
 ) -> Hand:
+    """Store a hand as it is dealt. `seed_hex` is the seed it is dealt and replayed from;
+    `commitment` the SHA-256 of `server_seed_hex`, which was shown before the deal, and
+    `contributions` the seated players' values mixed into the seed (docs/fair-shuffle.md)."""
     hand = Hand(
         table_id=table_id,
         number=number,
         seed=seed_hex,
         commitment=commitment,
+        server_seed=server_seed_hex,
+        contributions=contributions,
         header=header,
         players=players,
         running=True,

@@ -31,7 +31,12 @@ const state = {
   turnEndsAt: null,
   // The last hand played here stays one click away after the next deal (its hand page).
   lastHandId: null,
+  // The commitment this browser last contributed to, and the value it sent.
+  contribution: null,
 };
+// Refusals of a contribution that change nothing for the player (another tab of theirs sent
+// one already, or the deal came first): not worth a message.
+const QUIET_CODES = new Set(["entropy_already_sent", "entropy_closed"]);
 const selected = new Set();
 
 const ctx = {
@@ -126,7 +131,47 @@ function onSnapshot(frame) {
   const now = performance.now();
   state.nextHandAt = view.next_hand_in === null ? null : now + view.next_hand_in * 1000;
   state.turnEndsAt = view.turn_ends_in === null ? null : now + view.turn_ends_in * 1000;
+  contribute(view);
   render();
+}
+
+// A seated player's browser adds 32 random bytes to every deal as soon as the server has
+// committed to its own seed for it (docs/fair-shuffle.md): once per commitment.
+function contribute(view) {
+  const next = view.next_hand;
+  const seat = view.you.seat;
+  if (!next || seat === null) return;
+  const mine = state.contribution;
+  if (mine?.commitment === next.commitment) {
+    // The table lists the seats whose share it took: from then on ours must be in the deal.
+    if (next.contributed.includes(seat)) mine.taken = true;
+    return;
+  }
+  if (next.contributed.includes(seat)) return; // another tab of ours sent it
+  const value = socket.contribute();
+  if (value) state.contribution = { commitment: next.commitment, value, taken: false };
+}
+
+// When a hand is dealt, a browser whose share the table took checks it is in the deal (one
+// sent as the deal began is refused, and rightly missing).
+function onNewHand(data) {
+  const mine = state.contribution;
+  if (mine?.commitment !== data.commitment || !mine.taken) return;
+  if (!Object.values(data.contributions ?? {}).includes(mine.value)) {
+    toast("Your browser's random share is missing from this deal.");
+  }
+}
+
+// The hand's commitment to the server's seed, shown from the deal: the seed published
+// after the hand must hash to it (the hand page checks it).
+function renderCommitment(view) {
+  const el = $("hand-commitment");
+  if (!el) return;
+  const value = view.hand?.commitment ?? "";
+  el.hidden = !value;
+  el.dataset.commitment = value;
+  el.title = value ? `SHA-256 of the server's seed for this hand: ${value}` : "";
+  el.textContent = value ? `Commitment ${value.slice(0, 16)}…` : "";
 }
 
 function onFrame(frame) {
@@ -135,6 +180,7 @@ function onFrame(frame) {
       onSnapshot(frame);
       break;
     case "event":
+      if (frame.kind === "new_hand") onNewHand(frame.data);
       game.onEvent(frame, ctx);
       if (frame.kind === "hand_over" && frame.data.hand_id) state.lastHandId = frame.data.hand_id;
       if (frame.kind === "hand_over" && state.view?.you.seat !== null) {
@@ -144,6 +190,7 @@ function onFrame(frame) {
       }
       break;
     case "error":
+      if (QUIET_CODES.has(frame.code)) break;
       toast(frame.message);
       if (frame.code === "stale_version") socket.resync();
       break;
@@ -256,6 +303,7 @@ function render() {
   const turnLeft = state.turnEndsAt === null ? null : Math.max(0, (state.turnEndsAt - performance.now()) / 1000);
   drawFelt({ seats: $("seats"), centre: $("centre") }, view, game, ctx, { onSit: sitDown, turnLeft });
   $("hand-info").textContent = view.hand ? game.handInfo(view.hand) : "";
+  renderCommitment(view);
   renderMine(view);
   renderResult(view);
   renderToolbar(view);
