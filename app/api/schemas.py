@@ -75,6 +75,7 @@ Reason = Annotated[
 ]
 RoleName = Literal["owner", "admin", "member"]
 StatusName = Literal["pending", "active", "banned"]
+SeedRevealName = Literal["hand", "session"]
 
 
 class HealthPublic(Output):
@@ -167,6 +168,8 @@ class ClubPublic(Output):
     signup_requires_approval: bool
     default_turn_seconds: int
     members_may_create_tables: bool
+    # When hand seeds are shown to players: at the end of each hand, or of the table's session.
+    seed_reveal: SeedRevealName
 
 
 class ClubUpdate(Input):
@@ -175,6 +178,7 @@ class ClubUpdate(Input):
     signup_requires_approval: StrictBool | None = None
     default_turn_seconds: Annotated[StrictInt, Field(ge=5, le=600)] | None = None
     members_may_create_tables: StrictBool | None = None
+    seed_reveal: SeedRevealName | None = None
 
 
 class InviteCreate(Input):
