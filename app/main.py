@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import admin, auth, health, me
+from app.api import hands as hands_api
 from app.api import tables as tables_api
 from app.config import Settings, get_settings
 from app.db.session import Database
@@ -141,6 +142,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         auth.router,
         me.router,
         admin.router,
+        hands_api.router,
+        hands_api.admin_router,
         tables_api.router,
         endpoint.router,
         pages.router,

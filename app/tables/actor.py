@@ -42,6 +42,7 @@ from app.errors import Conflict, NotFound, SalonError
 from app.services import hands as hand_store
 from app.services import holdings, ledger
 from app.services import tables as table_service
+from app.services.hand_results import public_report
 from app.tables.clock import Clock
 from app.tables.commands import (
     Act,
@@ -831,6 +832,7 @@ class TableActor:
         outcome = hand.live.finish(names)
         report = {
             "number": hand.number,
+            "hand_id": hand.row_id,
             **outcome.report,
             # What a player needs to check the deal (docs/fair-shuffle.md): the seed, the
             # committed server seed and the contributions mixed into it.
@@ -838,10 +840,10 @@ class TableActor:
             "server_seed": seed_to_hex(hand.server_seed) if hand.server_seed else None,
             "contributions": hand.contributions,
         }
-        closing_events = [Event("hand_over", None, report)]
-        version = self.events.version + len(closing_events)
+        version = self.events.version + 1  # the hand_over event below
         timed_out = hand.timed_out or set()
         async with self.db.transaction() as session:
+            reveal = await hand_store.reveals_each_hand(session)
             await hand_store.settle_hand(
                 session,
                 hand_store.Settlement(
@@ -856,17 +858,22 @@ class TableActor:
                     result=report,
                     next_state=outcome.state,
                     version=version,
+                    dealt_in=hand.live.dealt_in,
                 ),
+                reveal=reveal,
             )
             await self._after_hand_seats(session, hand, timed_out)
             table = await table_service.get_table(session, self.table_id)
             await self._reload_seats(session)
+        # Until the reveal, the seed (which derives every hidden card) stays in the database.
+        shown = report if reveal else public_report(report)
+        closing_events = [Event("hand_over", None, shown)]
         self.table = table
         self.pot = outcome.pot
         self.hand = None
         self.turn_deadline = None
         self.game_version = version
-        self.last_result = report
+        self.last_result = shown
         # Scheduled before the broadcast, so the result frames already carry the countdown.
         if not self.closing:
             self._schedule_next_hand()
@@ -897,6 +904,12 @@ class TableActor:
                     seat.timed_out_hands = 0
             if seat.leaving:
                 await table_service.stand_up(session, self.table, seat.user_id)
+        await self._end_session_if_empty(session)
+
+    async def _end_session_if_empty(self, session: Any) -> None:
+        """The last player has left: the table's session ends and its seeds are revealed."""
+        if not await _seat_rows(session, self.table_id):
+            await hand_store.end_session(session, self.table_id)
 
     # ------------------------------------------------------------------ seats
 
@@ -968,6 +981,7 @@ class TableActor:
         seat_no = self.seat_of_user(user_id)
         async with self.db.transaction() as session:
             returned = await table_service.stand_up(session, self.table, user_id)
+            await self._end_session_if_empty(session)
             await self._reload_seats(session)
         self._seats_changed("left", seat_no)
         return {"left": True, "returned": returned}
@@ -1006,6 +1020,7 @@ class TableActor:
             await table_service.return_pot(session, table)
             for seat in list(self.seats.values()):
                 await table_service.stand_up(session, table, seat.user_id)
+            await hand_store.end_session(session, self.table_id)
             await table_service.set_status(session, table, TableStatus.CLOSED)
             await self._reload_seats(session)
         self.table = table

@@ -9,8 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, WebSocket, expect
 
-from tests.e2e.table_ui import act, to_act
-from tests.e2e.test_tables import seat_players
+from tests.e2e.table_ui import act, seat_players, to_act
 from tests.e2e.ui import DESKTOP, LiveServer, NewPage, Screen, Shot
 
 EVENTS = ("new_hand", "hand_over")
