@@ -165,12 +165,20 @@ async function verify() {
   const out = $("verify-result");
   out.dataset.state = "checking";
   out.textContent = "Checking…";
+  // A hand dealt from players' contributions committed to its server seed, not its seed:
+  // without that server seed in the history there is nothing honest to compare.
+  const contributions = detail.contributions ?? detail.result.contributions;
+  if (contributions !== undefined && !detail.server_seed) {
+    out.dataset.state = "unavailable";
+    out.textContent = "This hand's server seed is not in its history, so its shuffle cannot be checked here yet.";
+    return;
+  }
   try {
     const { verifyHand } = await import("../fair.js");
     const checked = await verifyHand({
       commitment: detail.commitment,
       serverSeed: detail.server_seed,
-      contributions: detail.contributions,
+      contributions,
       seed: detail.seed,
       game: detail.hand.game,
       deck: detail.deck,

@@ -114,7 +114,7 @@ export function renderSeats(container, view, game, { onSit, anchor, turnLeft, ca
     if (info.sitting_out) tags.push("Sitting out");
     if (info.leaving) tags.push("Leaving");
     if (!info.connected) tags.push("Offline");
-    const backs = seat === me ? null : seatCards(handSeat, cardOptions);
+    const backs = seat === me ? null : seatCards(handSeat, hand?.hands?.[seat], cardOptions);
     el.append(...[
       avatar,
       h("div", { class: "seat-name", text: info.name }),
@@ -128,16 +128,16 @@ export function renderSeats(container, view, game, { onSit, anchor, turnLeft, ca
   container.replaceChildren(...nodes);
 }
 
-/** Another player's cards: backs, or the faces when the view shows them (an admin's replay). */
-function seatCards(handSeat, cardOptions) {
-  const cards = handSeat?.cards;
-  if (Array.isArray(cards) && cards.length) {
-    return h("div", { class: "seat-cards seat-cards--open", "aria-label": `${cards.length} cards` },
-      ...cards.map((card) => cardElement(card, cardOptions)));
+/** Another player's cards: face down, or face up in an admin's full view (`faces`). */
+function seatCards(handSeat, faces, cardOptions) {
+  if (Array.isArray(faces) && faces.length) {
+    return h("div", { class: "seat-cards seat-cards--open", "aria-label": `${faces.length} cards` },
+      ...faces.map((card) => cardElement(card, cardOptions)));
   }
-  if (!(cards > 0)) return null;
-  return h("div", { class: "seat-cards", "aria-label": `${cards} cards` },
-    ...Array.from({ length: Math.min(cards, 5) }, () => cardBackElement()));
+  const count = handSeat?.cards ?? 0;
+  if (!(count > 0)) return null;
+  return h("div", { class: "seat-cards", "aria-label": `${count} cards` },
+    ...Array.from({ length: Math.min(count, 5) }, () => cardBackElement()));
 }
 
 /**
