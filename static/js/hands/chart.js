@@ -1,13 +1,13 @@
 // A bar chart of chip results in plain SVG: one bar per label, up for a gain and down for a
 // loss from a zero line, each bar titled with its exact value. Colours come from classes in
 // hands.css (no style attributes: the site's CSP allows only its own stylesheets).
-import { chips } from "../dom.js";
+import { signedChips } from "../dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const HEIGHT = 160;
-const PAD_TOP = 14;
-const PAD_BOTTOM = 28;
-const BAR_SPACE = 36;
+const PAD_TOP = 16;
+const PAD_BOTTOM = 34;
+const BAR_SPACE = 44;
 
 function svg(tag, attrs = {}, text = null) {
   const el = document.createElementNS(NS, tag);
@@ -36,21 +36,23 @@ export function barChart(bars, label) {
   const plot = HEIGHT - PAD_TOP - PAD_BOTTOM;
   const y = (v) => PAD_TOP + ((high - v) / span) * plot;
   const zero = y(0);
-  const step = width / Math.max(1, bars.length);
   bars.forEach((bar, n) => {
-    const x = n * step + step * 0.2;
-    const top = Math.min(y(bar.value), zero);
+    const x = n * BAR_SPACE + BAR_SPACE * 0.2;
+    const middle = x + BAR_SPACE * 0.3;
+    const end = y(bar.value);
     const group = svg("g", { class: "bar", "data-label": bar.label });
     group.append(
-      svg("title", {}, bar.title ?? `${bar.label}: ${chips(bar.value)}`),
+      svg("title", {}, bar.title ?? `${bar.label}: ${signedChips(bar.value)}`),
       svg("rect", {
         x,
-        y: top,
-        width: step * 0.6,
-        height: Math.max(1, Math.abs(y(bar.value) - zero)),
+        y: Math.min(end, zero),
+        width: BAR_SPACE * 0.6,
+        height: Math.max(1, Math.abs(end - zero)),
         class: bar.value >= 0 ? "bar-up" : "bar-down",
       }),
-      svg("text", { x: x + step * 0.3, y: HEIGHT - 10, class: "bar-label", "text-anchor": "middle" }, bar.label),
+      // The value at the bar's end, outside it: above a gain, below a loss.
+      svg("text", { x: middle, y: bar.value >= 0 ? end - 3 : end + 10, class: "bar-value", "text-anchor": "middle" }, signedChips(bar.value)),
+      svg("text", { x: middle, y: HEIGHT - 6, class: "bar-label", "text-anchor": "middle" }, bar.label),
     );
     chart.append(group);
   });

@@ -2,7 +2,7 @@
 // (game, table, dates; for admins also member and pot size, over every hand of the club);
 // then the member's net per day and statistics by game and by month, with SVG charts.
 import { api, ApiError } from "../api.js";
-import { h, chips, GAME_NAMES } from "../dom.js";
+import { h, chips, GAME_NAMES, signedChips } from "../dom.js";
 import { barChart } from "./chart.js";
 
 const PAGE_SIZE = 20;
@@ -52,8 +52,7 @@ function when(iso) {
 
 function signed(amount) {
   if (amount === null || amount === undefined) return null;
-  const text = amount > 0 ? `+${chips(amount)}` : amount < 0 ? `−${chips(-amount)}` : "0";
-  return h("span", { class: amount > 0 ? "delta up" : amount < 0 ? "delta down" : "delta", text });
+  return h("span", { class: amount > 0 ? "delta up" : amount < 0 ? "delta down" : "delta", text: signedChips(amount) });
 }
 
 function handRow(hand) {
@@ -98,7 +97,7 @@ function statsTable(caption, head, rows) {
     h("tbody", {}, ...rows.map((cells) => h("tr", {}, ...cells.map((cell, n) => h("td", { class: n ? "num" : null }, cell))))));
 }
 
-const STAT_HEAD = ["Hands", "Won", "Bourrés paid", "Brelans", "Net"];
+const STAT_HEAD = ["Hands", "Won", "Paid as bourré", "Brelans", "Net"];
 function statCells(s) {
   return [chips(s.hands), chips(s.won), chips(s.bourres_paid), chips(s.brelans), signed(s.net)];
 }

@@ -71,7 +71,7 @@ function show(at) {
   state.at = Math.max(0, Math.min(steps.length - 1, at));
   const step = steps[state.at];
   const view = step.view;
-  drawFelt({ seats: $("seats"), centre: $("centre") }, view, state.game, ctx);
+  drawFelt({ seats: $("seats"), centre: $("centre") }, view, state.game, ctx, { live: false });
   const mine = viewerCards(view);
   $("replay-cards").replaceChildren(...mine);
   $("replay-cards").hidden = mine.length === 0;

@@ -74,7 +74,7 @@ function timerRing(secondsLeft, total) {
  * `onSit(seat)` is offered on empty seats when the viewer may sit down; `turnLeft` is the
  * seconds the player to act has left (null: no timer running).
  */
-export function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptions }) {
+export function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptions, live }) {
   const count = view.table.seat_count;
   const hand = view.hand;
   const toAct = new Set(hand?.to_act ?? []);
@@ -103,7 +103,9 @@ export function renderSeats(container, view, game, { onSit, anchor, turnLeft, ca
     if (active) el.classList.add("seat--active");
     if (seat === me) el.classList.add("seat--me");
     if (info.sitting_out) el.classList.add("seat--away");
-    if (!info.connected) el.classList.add("seat--offline");
+    // A replay has no presence: who is connected now says nothing about the hand.
+    const offline = live && !info.connected;
+    if (offline) el.classList.add("seat--offline");
     const stack = handSeat && handSeat.status !== "out" ? handSeat.stack : info.stack;
     const avatar = h("div", { class: "avatar" }, h("span", { text: info.name.slice(0, 1).toUpperCase() }));
     if (active && turnLeft !== null) {
@@ -113,7 +115,7 @@ export function renderSeats(container, view, game, { onSit, anchor, turnLeft, ca
     const tags = game.seatTags(handSeat, hand, seat);
     if (info.sitting_out) tags.push("Sitting out");
     if (info.leaving) tags.push("Leaving");
-    if (!info.connected) tags.push("Offline");
+    if (offline) tags.push("Offline");
     const backs = seat === me ? null : seatCards(handSeat, hand?.hands?.[seat], cardOptions);
     el.append(...[
       avatar,
@@ -142,11 +144,11 @@ function seatCards(handSeat, faces, cardOptions) {
 
 /**
  * Draw a view on the felt: the seats and the middle (pot, trump or upcard, the trick).
- * The live table and the hand replay both draw with this; `ctx` is what the game's
- * `centre` needs (`cardOptions`, `placeToward`).
+ * The live table and the hand replay (`live: false`: no presence shown) both draw with
+ * this; `ctx` is what the game's `centre` needs (`cardOptions`, `placeToward`).
  */
-export function drawFelt({ seats, centre }, view, game, ctx, { onSit = null, turnLeft = null } = {}) {
-  renderSeats(seats, view, game, { onSit, anchor: anchorOf(view), turnLeft, cardOptions: ctx.cardOptions });
+export function drawFelt({ seats, centre }, view, game, ctx, { onSit = null, turnLeft = null, live = true } = {}) {
+  renderSeats(seats, view, game, { onSit, anchor: anchorOf(view), turnLeft, cardOptions: ctx.cardOptions, live });
   centre.replaceChildren(...game.centre(view, ctx));
 }
 
