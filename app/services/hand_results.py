@@ -53,12 +53,6 @@ def _winners(game: str, report: Mapping[str, Any]) -> set[str]:
     return {p["winner"] for p in report.get("pots", []) if int(p["amount"]) > 0}
 
 
-def winner_names(game: str, report: Mapping[str, Any]) -> list[str]:
-    """Who took chips from the pot, in seat order (report names)."""
-    winners = _winners(game, report)
-    return [name for name in report_names(report) if name in winners]
-
-
 def _bourre_payment(rules: Mapping[str, Any], report: Mapping[str, Any]) -> int:
     """rules/bourre.md §7: a player bourré pays the pot at stake, capped by `pot_limit`."""
     at_stake = int(report.get("pot", 0))

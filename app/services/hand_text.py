@@ -30,6 +30,10 @@ def _cards_line(view: Mapping[str, Any], seated: Mapping[int, str], full: bool) 
     return []
 
 
+def _has_cards(view: Mapping[str, Any]) -> bool:
+    return bool(view.get("hand")) or any(view.get("hands", {}).values())
+
+
 def _table_cards(game: str, view: Mapping[str, Any]) -> str | None:
     if game == "bourre" and view.get("turned_card"):
         return f"Trump: {card_text(view['turned_card'])} turned"
@@ -59,10 +63,12 @@ def hand_record(
     lines.append(f"Dealer: {seated.get(int(hand['dealer']), 'seat ' + str(hand['dealer']))}")
     for seat in deal["seats"]:
         lines.append(f"Seat {seat['seat']}: {seat['name']} ({seat['stack']} chips)")
-    on_table = _table_cards(summary.game, hand)
+    # Bouillotte deals after the straddles: the cards are those of the first step showing any.
+    seen = next((step["view"]["hand"] for step in steps if _has_cards(step["view"]["hand"])), hand)
+    on_table = _table_cards(summary.game, seen)
     if on_table:
         lines.append(on_table)
-    dealt = _cards_line(hand, seated, full)
+    dealt = _cards_line(seen, seated, full)
     if dealt:
         lines.append("Cards dealt:")
         lines.extend(dealt)

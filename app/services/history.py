@@ -19,7 +19,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import GameTable, Hand, HandSeat, User
 from app.db.types import UTCDateTime
 from app.errors import InvalidInput, NotFound
-from app.services.hand_results import winner_names
 
 MAX_PAGE = 100
 SelectT = TypeVar("SelectT", bound=Select[*tuple[Any, ...]])
@@ -88,6 +87,7 @@ class HandSummary:
     ended_at: datetime
     pot: int
     players: list[SeatLine] = field(default_factory=list)
+    # Display names of those who took chips from the pot, in seat order.
     winners: list[str] = field(default_factory=list)
     my_net: int | None = None
 
@@ -183,25 +183,34 @@ async def summarise(
         return []
     heads = (
         await session.execute(
-            select(Hand, GameTable.name, GameTable.game)
+            select(
+                Hand.id,
+                Hand.table_id,
+                Hand.number,
+                Hand.session,
+                Hand.started_at,
+                Hand.ended_at,
+                Hand.pot,
+                GameTable.name,
+                GameTable.game,
+            )
             .join(GameTable, GameTable.id == Hand.table_id)
             .where(Hand.id.in_(hand_ids))
         )
     ).all()
     summaries = {
-        hand.id: HandSummary(
-            id=hand.id,
-            table_id=hand.table_id,
-            table_name=name,
-            game=game,
-            number=hand.number,
-            session=hand.session,
-            ended_at=hand.ended_at or hand.started_at,
-            pot=hand.pot,
+        head.id: HandSummary(
+            id=head.id,
+            table_id=head.table_id,
+            table_name=head.name,
+            game=head.game,
+            number=head.number,
+            session=head.session,
+            ended_at=head.ended_at or head.started_at,
+            pot=head.pot,
         )
-        for hand, name, game in heads
+        for head in heads
     }
-    reports = {hand.id: hand.result or {} for hand, _, _ in heads}
     seats = (
         await session.execute(
             select(HandSeat, User.display_name, User.username)
@@ -226,14 +235,10 @@ async def summarise(
                 brelan=row.brelan,
             )
         )
+        if row.won:
+            summary.winners.append(name)
         if row.user_id == viewer_id:
             summary.my_net = row.net
-    for summary in summaries.values():
-        # The report names players as the table log does; the list shows display names.
-        names = list(reports[summary.id].get("stacks", {}))
-        shown = {names[p.seat]: p.name for p in summary.players if p.seat < len(names)}
-        report = reports[summary.id]
-        summary.winners = [shown.get(n, n) for n in winner_names(summary.game, report)]
     return [summaries[i] for i in hand_ids if i in summaries]
 
 

@@ -42,6 +42,7 @@ from app.errors import Conflict, NotFound, SalonError
 from app.services import hands as hand_store
 from app.services import holdings, ledger
 from app.services import tables as table_service
+from app.services.hand_replay import action_from_log
 from app.services.hand_results import public_report
 from app.tables.clock import Clock
 from app.tables.commands import (
@@ -265,7 +266,7 @@ class TableActor:
             running.players.get("sitting_out", []),
         )
         for row in stored:
-            live.game.apply(_action_from_log(row.action))
+            live.game.apply(action_from_log(row.action))
             if row.client_id and row.user_id is not None:
                 self._remember(row.user_id, row.client_id, row.table_version)
         self.hand = _Hand(
@@ -1049,17 +1050,6 @@ def _chat_frame(message_id: int, name: str, text: str, at: datetime) -> bytes:
 
 def _event_frame(event: LoggedEvent) -> bytes:
     return event_frame(event.version, event.kind, dict(event.data))
-
-
-def _action_from_log(data: dict[str, Any]) -> Action:
-    cards = data.get("cards")
-    return Action(
-        int(data["seat"]),
-        str(data["action"]),
-        card=data.get("card"),
-        cards=tuple(cards) if cards is not None else None,
-        amount=data.get("amount"),
-    )
 
 
 async def _seat_rows(session: Any, table_id: int) -> list[TableSeat]:

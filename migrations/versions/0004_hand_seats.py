@@ -30,15 +30,17 @@ def upgrade() -> None:
         batch_op.create_check_constraint(
             op.f("ck_club_seed_reveal_known"), "seed_reveal IN ('hand', 'session')"
         )
-    with op.batch_alter_table("game_tables", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("session", sa.Integer(), nullable=False, server_default="1"))
-    with op.batch_alter_table("hands", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("pot", sa.BigInteger(), nullable=False, server_default="0"))
-        batch_op.add_column(sa.Column("session", sa.Integer(), nullable=False, server_default="1"))
-        batch_op.add_column(
-            sa.Column("revealed", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-        batch_op.create_index("ix_hands_ended_at_id", ["ended_at", "id"], unique=False)
+    # Plain ALTERs, not batch copies: other tables' foreign keys point to these two, and
+    # SQLite adds a column in place.
+    op.add_column(
+        "game_tables", sa.Column("session", sa.Integer(), nullable=False, server_default="1")
+    )
+    op.add_column("hands", sa.Column("pot", sa.BigInteger(), nullable=False, server_default="0"))
+    op.add_column("hands", sa.Column("session", sa.Integer(), nullable=False, server_default="1"))
+    op.add_column(
+        "hands", sa.Column("revealed", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
+    op.create_index("ix_hands_ended_at_id", "hands", ["ended_at", "id"], unique=False)
     op.create_table(
         "hand_seats",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -149,13 +151,15 @@ def downgrade() -> None:
     op.drop_index("ix_hand_seats_table_ended", table_name="hand_seats")
     op.drop_index("ix_hand_seats_user_ended", table_name="hand_seats")
     op.drop_table("hand_seats")
-    with op.batch_alter_table("hands", schema=None) as batch_op:
-        batch_op.drop_index("ix_hands_ended_at_id")
-        batch_op.drop_column("revealed")
-        batch_op.drop_column("session")
-        batch_op.drop_column("pot")
-    with op.batch_alter_table("game_tables", schema=None) as batch_op:
-        batch_op.drop_column("session")
+    op.drop_index("ix_hands_ended_at_id", table_name="hands")
+    # Plain ALTERs (SQLite 3.35+ drops columns in place), as in the upgrade.
+    for table, column in (
+        ("hands", "revealed"),
+        ("hands", "session"),
+        ("hands", "pot"),
+        ("game_tables", "session"),
+    ):
+        op.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     with op.batch_alter_table("club", schema=None) as batch_op:
         batch_op.drop_constraint(op.f("ck_club_seed_reveal_known"), type_="check")
         batch_op.drop_column("seed_reveal")

@@ -251,6 +251,8 @@ async def test_the_hand_page_shows_each_viewer_only_what_they_saw(room: Room, db
         assert dealt_cards <= cards_in(full["steps"], set())
         assert all(step["view"]["hand"]["full"] is True for step in full["steps"][:-1])
     assert checked >= 8
+    # Among them, players who passed or folded: their cards stayed hidden from the others.
+    assert any(a.action["action"] in ("pass", "fold") for _, actions, _ in rows for a in actions)
     assert (await eve.http.get("/api/hands")).json() == {"hands": [], "next_cursor": None}
 
 
@@ -295,16 +297,16 @@ async def test_no_seed_reaches_a_player_before_the_policy_allows(
     rows = await stored(db)
     seeds = {hand.seed for hand, _, _ in rows}
     ana = room.players[0]
-    responses = [
-        (await ana.http.get(path)).text
-        for path in (
-            "/api/hands",
-            *(f"/api/hands/{hand.id}" for hand, _, _ in rows),
-            *(f"/api/hands/{hand.id}/log.txt" for hand, _, _ in rows),
-            "/api/hands/stats",
-            "/api/hands/mine.csv",
-        )
-    ]
+    paths = (
+        "/api/hands",
+        *(f"/api/hands/{hand.id}" for hand, _, _ in rows),
+        *(f"/api/hands/{hand.id}/log.txt" for hand, _, _ in rows),
+        *(f"/api/hands/{hand.id}/log.json" for hand, _, _ in rows),
+        "/api/hands/stats",
+        "/api/hands/mine.csv",
+        f"/api/tables/{room.table_id}",
+    )
+    responses = [(await viewer.http.get(path)).text for viewer in (ana, eve) for path in paths]
     frames = [json.dumps(f) for p in [*room.players, eve] for f in p.frames]
     leaked = {s for s in seeds for text in [*frames, *responses] if s in text}
     if policy == "session":
