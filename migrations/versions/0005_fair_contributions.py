@@ -20,12 +20,13 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("hands", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("server_seed", sa.String(length=64), nullable=True))
-        batch_op.add_column(sa.Column("contributions", sa.JSON(), nullable=True))
+    # Plain ALTERs, not batch copies: other tables' foreign keys point to `hands`, and an
+    # SQLite batch copy of a table holding hands fails on them.
+    op.add_column("hands", sa.Column("server_seed", sa.String(length=64), nullable=True))
+    op.add_column("hands", sa.Column("contributions", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("hands", schema=None) as batch_op:
-        batch_op.drop_column("contributions")
-        batch_op.drop_column("server_seed")
+    # SQLite 3.35+ drops columns in place.
+    for column in ("contributions", "server_seed"):
+        op.execute(f"ALTER TABLE hands DROP COLUMN {column}")
