@@ -114,6 +114,7 @@ async function showStats() {
   $("stats-by-game").replaceChildren(games.length
     ? statsTable("By game", ["Game", ...STAT_HEAD], games.map(([game, s]) => [GAME_NAMES[game] ?? game, ...statCells(s)]))
     : h("p", { class: "muted", text: "No hands played yet." }));
+  $("stats-months").hidden = stats.by_month.length === 0;
   const months = new Map();
   for (const row of stats.by_month) months.set(row.month, (months.get(row.month) ?? 0) + row.net);
   $("stats-chart").replaceChildren(barChart([...months].map(([month, net]) => ({ label: month, value: net })), "Net chips by month"));
