@@ -223,3 +223,64 @@ async def test_a_restarted_table_rebuilds_the_hand_from_its_mixed_seed(
             finally:
                 await again.close()
                 await again.http.aclose()
+
+
+async def test_a_paused_countdown_throws_its_commitment_away(room: Room, db: Database) -> None:
+    """A pause stops the countdown: its server seed is never used, contributions are closed,
+    and the resumed countdown commits to a new server seed that takes contributions anew."""
+    players = seated(room)
+    ana, bob = players[0], players[1]
+    await ana.wait_for(lambda p: pending(p) is not None)
+    first = (pending(ana) or {})["commitment"]
+    await contribute(ana, 0, secrets.token_hex(32))
+    paused = await room.owner.post(f"/api/tables/{room.table_id}/pause")
+    assert paused.status_code == 200, paused.text
+    await ana.wait_for(lambda p: pending(p) is None)
+    assert await refused(bob, {"type": "entropy", "value": secrets.token_hex(32)}) == (
+        "entropy_closed"
+    )
+    resumed = await room.owner.post(f"/api/tables/{room.table_id}/resume")
+    assert resumed.status_code == 200, resumed.text
+    await ana.wait_for(lambda p: pending(p) is not None)
+    second = pending(ana)
+    assert second is not None and second["commitment"] != first and second["contributed"] == []
+    value = secrets.token_hex(32)
+    await contribute(bob, 1, value)
+    await room.clock.advance(3)
+    await ana.wait_for(lambda p: p.hand is not None)
+    (row,) = await stored_hands(db)
+    assert row.commitment == second["commitment"]
+    assert row.contributions == {"1": value}
+
+
+async def test_a_contribution_counts_for_the_seat_held_at_the_deal(
+    settings: Settings, db: Database
+) -> None:
+    """At a Bouillotte table's first hand the seat draw may move players after they have
+    contributed: each contribution is recorded under the seat its sender is dealt at. (The
+    draw is random, so in some runs nobody moves and this only checks the plain case.)"""
+    table = {**TABLE, "game": "bouillotte", "buy_in_min": 100, "buy_in_max": 100}
+    names = ["ines", "jean", "karl", "lise"]
+    async with open_room(
+        settings, db, table, names, buy_in=100, ws_messages_per_window=10_000
+    ) as room:
+        for player in room.players:
+            await player.open(room.table_id)
+            await player.wait_for(lambda p: pending(p) is not None)
+        sent: dict[str, str] = {}
+        for seat, player in enumerate(room.players):  # seated in join order before the draw
+            sent[player.username] = secrets.token_hex(32)
+            await contribute(player, seat, sent[player.username])
+        await room.clock.advance(3)
+        for player in room.players:
+            await player.wait_for(lambda p: p.hand is not None)
+        (row,) = await stored_hands(db)
+        at_deal = seated(room)
+        assert row.contributions == {
+            str(seat): sent[player.username] for seat, player in sorted(at_deal.items())
+        }
+        assert row.server_seed is not None
+        mixed = rng.mixed_seed(
+            bytes.fromhex(row.server_seed), rng.contributions_from_hex(row.contributions)
+        )
+        assert row.seed == mixed.hex()
