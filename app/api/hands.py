@@ -292,6 +292,8 @@ async def hand_text(hand_id: Id, caller: CurrentCaller, db: DbDep) -> PlainTextR
     return PlainTextResponse(text)
 
 
+# Hands read per transaction while an export streams.
+EXPORT_BATCH = 200
 EXPORT_COLUMNS = (
     "hand_id",
     "ended_at",
@@ -330,11 +332,11 @@ async def export_hands(
         after: history.Cursor | None = None
         while True:
             async with db.transaction() as tx:
-                batch = await history.hands_in_order(tx, chosen, after=after, limit=200)
+                batch = await history.hands_in_order(tx, chosen, after=after, limit=EXPORT_BATCH)
                 summaries = await history.summarise(tx, [h.id for h in batch], None)
             for hand, summary in zip(batch, summaries, strict=True):
                 yield hand, summary
-            if len(batch) < 200:
+            if len(batch) < EXPORT_BATCH:
                 return
             last = batch[-1]
             after = history.Cursor(last.ended_at or last.started_at, last.id)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, and_, literal, select, tuple_
+from sqlalchemy import Select, literal, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Hand, HandSeat, User
@@ -350,9 +350,6 @@ async def hands_in_order(
     query = _pot_and_session(query, where)
     if after is not None:
         query = query.where(
-            and_(
-                tuple_(Hand.ended_at, Hand.id)
-                > tuple_(_when(after.ended_at), literal(after.hand_id))
-            )
+            tuple_(Hand.ended_at, Hand.id) > tuple_(_when(after.ended_at), literal(after.hand_id))
         )
     return list((await session.scalars(query.order_by(Hand.ended_at, Hand.id).limit(limit))).all())

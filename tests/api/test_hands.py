@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from app.api import hands as hands_api
 from app.config import Settings
 from app.db.models import Hand, HandAction, HandSeat
 from app.db.session import Database
@@ -374,7 +375,10 @@ async def test_statistics_and_my_csv_come_from_the_seat_rows(room: Room, db: Dat
     assert [int(r["net"]) for r in lines] == [s.net for s in reversed(mine)]
 
 
-async def test_admins_export_a_session_or_a_date_range(room: Room, db: Database) -> None:
+async def test_admins_export_a_session_or_a_date_range(
+    room: Room, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hands_api, "EXPORT_BATCH", 2)  # several batches for three hands
     await open_sockets(room.players, room.table_id)
     await play_hands(room, 3, random.Random(18))
     rows = await stored(db)
@@ -387,6 +391,12 @@ async def test_admins_export_a_session_or_a_date_range(room: Room, db: Database)
     assert [r["id"] for r in records] == [hand.id for hand, _, _ in rows]
     assert all(r["seed"] == hand.seed for r, (hand, _, _) in zip(records, rows, strict=True))
     assert all(replay(r["log"])["hands"] for r in records)
+    later = rows[1][0].ended_at
+    assert later is not None
+    ranged = await admin.get("/api/admin/hands/export", params={"since": later.isoformat()})
+    assert [json.loads(line)["id"] for line in ranged.text.splitlines()] == [
+        hand.id for hand, _, _ in rows[1:]
+    ]
     table = await admin.get("/api/admin/hands/export", params={"format": "csv"})
     assert table.status_code == 200 and table.headers["content-type"].startswith("text/csv")
     lines = list(csv.DictReader(io.StringIO(table.text)))
