@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, WebSocket, expect
 
 from tests.e2e.table_ui import act, seat_players, to_act
-from tests.e2e.ui import DESKTOP, LiveServer, NewPage, Screen, Shot
+from tests.e2e.ui import DESKTOP, LiveServer, NewPage, Screen, Shot, log_in, reveal_each_hand
 
 EVENTS = ("new_hand", "hand_over")
 
@@ -37,6 +37,10 @@ def recording(new_page: NewPage, seen: list[dict[str, Any]]) -> NewPage:
 def test_every_page_contributes_and_the_browser_verifies_the_deal(
     live_server: LiveServer, new_page: NewPage, shot: Shot
 ) -> None:
+    # The hand's report carries its seeds only once revealed: reveal each hand as it ends.
+    owner = new_page()
+    log_in(owner, live_server.base_url, live_server.owner_username, live_server.owner_password)
+    reveal_each_hand(owner)
     seen: list[dict[str, Any]] = []
     players = seat_players(
         live_server,

@@ -19,23 +19,7 @@ from tests.e2e.table_ui import (
     seat_players,
     to_act,
 )
-from tests.e2e.ui import LiveServer, NewPage, Shot, log_in
-
-
-def reveal_each_hand(page: Page) -> None:
-    """As the owner: the club reveals a hand's seed as soon as the hand is over."""
-    status = page.evaluate(
-        """async () => {
-            const token = document.querySelector('meta[name="csrf-token"]').content;
-            const response = await fetch("/api/admin/club", {
-                method: "PATCH",
-                headers: {"Content-Type": "application/json", "X-CSRF-Token": token},
-                body: JSON.stringify({seed_reveal: "hand"}),
-            });
-            return response.status;
-        }"""
-    )
-    assert status == 200, status
+from tests.e2e.ui import LiveServer, NewPage, Shot, log_in, reveal_each_hand
 
 
 def fits_the_window(page: Page) -> None:
@@ -118,6 +102,9 @@ def step_through(page: Page, shot: Shot, name: str, jump_to: str) -> None:
     expect(page.locator("#replay")).to_be_visible()
     expect_step(page, 0)
     expect(page.locator("#felt .seat")).to_have_count(3)
+    for name_of_link in ("log (JSON)", "log (text)"):
+        href = page.get_by_role("link", name=name_of_link).evaluate("a => a.href")
+        assert page.request.get(href).ok, href
     first = cards_shown(page)  # Bouillotte: none yet, the straddles come before the deal
     forward = page.get_by_role("button", name="Step forward")
     steps = page.locator("#action-log li").count()
