@@ -90,11 +90,13 @@ async function showPage(cursor) {
 }
 newer.addEventListener("click", () => showPage(previous.pop() ?? null));
 
-function statsTable(caption, head, rows) {
+/** A table whose first `words` columns are text and the others numbers (right-aligned). */
+function statsTable(caption, head, rows, words = 1) {
+  const align = (n) => (n >= words ? "num" : null);
   return h("table", { class: "ledger stats-table" },
     h("caption", { class: "visually-hidden", text: caption }),
-    h("thead", {}, h("tr", {}, ...head.map((text, n) => h("th", { class: n ? "num" : null, text })))),
-    h("tbody", {}, ...rows.map((cells) => h("tr", {}, ...cells.map((cell, n) => h("td", { class: n ? "num" : null }, cell))))));
+    h("thead", {}, h("tr", {}, ...head.map((text, n) => h("th", { class: align(n), text })))),
+    h("tbody", {}, ...rows.map((cells) => h("tr", {}, ...cells.map((cell, n) => h("td", { class: align(n) }, cell))))));
 }
 
 const STAT_HEAD = ["Hands", "Won", "Paid as bourré", "Brelans", "Net"];
@@ -119,7 +121,7 @@ async function showStats() {
   for (const row of stats.by_month) months.set(row.month, (months.get(row.month) ?? 0) + row.net);
   $("stats-chart").replaceChildren(barChart([...months].map(([month, net]) => ({ label: month, value: net })), "Net chips by month"));
   $("stats-by-month").replaceChildren(statsTable("By month", ["Month", "Game", ...STAT_HEAD],
-    stats.by_month.map((row) => [row.month, GAME_NAMES[row.game] ?? row.game, ...statCells(row)])));
+    stats.by_month.map((row) => [row.month, GAME_NAMES[row.game] ?? row.game, ...statCells(row)]), 2));
   $("net-by-day-card").hidden = stats.net_by_day.length === 0;
   $("net-by-day").replaceChildren(barChart(
     stats.net_by_day.map((d) => ({ label: d.day.slice(5), value: d.net, title: `${d.day}: ${chips(d.net)}` })),
