@@ -74,7 +74,7 @@ function timerRing(secondsLeft, total) {
  * `onSit(seat)` is offered on empty seats when the viewer may sit down; `turnLeft` is the
  * seconds the player to act has left (null: no timer running).
  */
-export function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptions, live }) {
+function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptions, live }) {
   const count = view.table.seat_count;
   const hand = view.hand;
   const toAct = new Set(hand?.to_act ?? []);
