@@ -9,6 +9,7 @@ COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
+COPY docs ./docs
 RUN pip install --no-cache-dir -e . \
     && useradd --system --home /srv/salon salon \
     && mkdir -p /data && chown salon /data

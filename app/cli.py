@@ -201,6 +201,12 @@ def cmd_bench_live(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_bench_hands(args: argparse.Namespace) -> int:
+    from app.commands.bench_hands import run_hands_bench
+
+    return run_hands_bench(args.database_url, args.hands, args.requests, args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="salon", description="Salon: a club card room.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -265,6 +271,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--clients", type=int, default=2, help="spread the robots' sockets over N processes"
     )
     live.set_defaults(func=cmd_bench_live)
+    hands = bench_sub.add_parser(
+        "hands", help="hand-history answer times with many stored hands (scratch database)"
+    )
+    hands.add_argument("--database-url", required=True, help="a scratch database to fill")
+    hands.add_argument("--hands", type=int, default=100_000)
+    hands.add_argument("--requests", type=int, default=200, help="requests timed per query")
+    hands.add_argument("--seed", type=int, default=1)
+    hands.set_defaults(func=cmd_bench_hands)
     return parser
 
 

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import admin, auth, health, me
+from app.api import hands as hands_api
 from app.api import tables as tables_api
 from app.config import Settings, get_settings
 from app.db.session import Database
@@ -21,7 +22,7 @@ from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.manager import TableManager
-from app.web import admin_pages, pages, play_pages
+from app.web import admin_pages, history_pages, pages, play_pages
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
 from app.web.templating import templates
@@ -145,11 +146,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         auth.router,
         me.router,
         admin.router,
+        hands_api.router,
+        hands_api.admin_router,
         tables_api.router,
         endpoint.router,
         pages.router,
         admin_pages.router,
         play_pages.router,
+        history_pages.router,
     ):
         app.include_router(router)
     mount_docs(app)

@@ -6,9 +6,6 @@ owner manages admins) live in the services.
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -16,6 +13,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 
 from app.api.deps import AdminCaller, DbDep, LoginsDep, csrf_protect, require_admin
+from app.api.exports import attachment, csv_chunks, rows_of
 from app.api.schemas import (
     AuditPublic,
     ChipMovementCreate,
@@ -132,7 +130,7 @@ async def deduct_chips(
     return await _move_chips(body, caller, db, grant=False)
 
 
-def _as_utc(moment: datetime | None) -> datetime | None:
+def as_utc(moment: datetime | None) -> datetime | None:
     """Query times without a zone are read as UTC."""
     if moment is None:
         return None
@@ -154,8 +152,8 @@ def ledger_filter(
         account_key=ledger.member_account_key(member_id) if member_id is not None else None,
         kind=kind,
         actor_id=actor_id,
-        since=_as_utc(since),
-        until=_as_utc(until),
+        since=as_utc(since),
+        until=as_utc(until),
     )
 
 
@@ -187,34 +185,12 @@ CSV_COLUMNS = (
 )
 
 
-def _csv_cell(value: object) -> str:
-    """Neutralise spreadsheet formulas: a reason typed as "=HYPERLINK(…)" stays text."""
-    text = value.isoformat() if isinstance(value, datetime) else "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 @router.get("/ledger.csv", response_class=StreamingResponse)
 async def ledger_csv(db: DbDep, where: LedgerFilterDep) -> StreamingResponse:
     async with db.transaction() as session:
         rows = await ledger.entries(session, where, limit=None)
-
-    async def lines() -> AsyncIterator[str]:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer)
-        writer.writerow(CSV_COLUMNS)
-        for row in rows:
-            writer.writerow(_csv_cell(getattr(row, column)) for column in CSV_COLUMNS)
-            if buffer.tell() > 64_000:
-                yield buffer.getvalue()
-                buffer.seek(0)
-                buffer.truncate()
-        yield buffer.getvalue()
-
-    return StreamingResponse(
-        lines(),
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": 'attachment; filename="salon-ledger.csv"'},
-    )
+    cells = ([getattr(row, column) for column in CSV_COLUMNS] for row in rows)
+    return attachment(csv_chunks(CSV_COLUMNS, rows_of(cells)), "text/csv", "salon-ledger.csv")
 
 
 @router.get("/audit")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -75,6 +75,7 @@ Reason = Annotated[
 ]
 RoleName = Literal["owner", "admin", "member"]
 StatusName = Literal["pending", "active", "banned"]
+SeedRevealName = Literal["hand", "session"]
 
 
 class HealthPublic(Output):
@@ -167,6 +168,8 @@ class ClubPublic(Output):
     signup_requires_approval: bool
     default_turn_seconds: int
     members_may_create_tables: bool
+    # When hand seeds are shown to players: at the end of each hand, or of the table's session.
+    seed_reveal: SeedRevealName
 
 
 class ClubUpdate(Input):
@@ -175,6 +178,7 @@ class ClubUpdate(Input):
     signup_requires_approval: StrictBool | None = None
     default_turn_seconds: Annotated[StrictInt, Field(ge=5, le=600)] | None = None
     members_may_create_tables: StrictBool | None = None
+    seed_reveal: SeedRevealName | None = None
 
 
 class InviteCreate(Input):
@@ -298,3 +302,79 @@ class SeatResult(Output):
 
 class StatusPublic(Output):
     status: str
+
+
+class HandPlayerPublic(Output):
+    seat: int
+    name: str
+    username: str
+    net: int
+    won: bool
+
+
+class HandSummaryPublic(Output):
+    id: int
+    table_id: int
+    table_name: str
+    game: str
+    number: int
+    ended_at: datetime
+    # The chips at stake (Bourré: the pot played for; Bouillotte: the pots won).
+    pot: int
+    players: list[HandPlayerPublic]
+    # Display names of those who took chips from the pot.
+    winners: list[str]
+    # The caller's net in this hand; None when the caller was not dealt in.
+    my_net: int | None
+
+
+class HandPagePublic(Output):
+    hands: list[HandSummaryPublic]
+    # Pass it back as `cursor` for the next page; None on the last page.
+    next_cursor: str | None
+
+
+class HandStepPublic(Output):
+    label: str
+    kind: Literal["deal", "action", "end"]
+    trick: int | None
+    round: str | None
+    # The live table view's shape (`TableActor._view`), as this viewer saw the table.
+    view: dict[str, Any]
+
+
+class HandDetailPublic(Output):
+    hand: HandSummaryPublic
+    # True for an admin's view: every seat's cards.
+    full: bool
+    viewer_seat: int | None
+    revealed: bool
+    commitment: str
+    # The hand's seed: to admins, and to players once the club's reveal policy allows.
+    seed: str | None
+    result: dict[str, Any]
+    steps: list[HandStepPublic]
+
+
+class HandTallyPublic(Output):
+    hands: int
+    won: int
+    net: int
+    bourres_paid: int
+    brelans: int
+
+
+class MonthTallyPublic(HandTallyPublic):
+    month: str
+    game: str
+
+
+class DayNetPublic(Output):
+    day: str
+    net: int
+
+
+class HandStatsPublic(Output):
+    by_game: dict[str, HandTallyPublic]
+    by_month: list[MonthTallyPublic]
+    net_by_day: list[DayNetPublic]

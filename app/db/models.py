@@ -12,6 +12,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -52,6 +53,14 @@ def _in(column: str, values: type[StrEnum]) -> str:
     return f"{column} IN ({', '.join(repr(v.value) for v in values)})"
 
 
+class SeedReveal(StrEnum):
+    """When a hand's seed (which derives its whole deck) is shown to the players: at the end
+    of each hand, or when the table's session ends (it closes, or its last player leaves)."""
+
+    HAND = "hand"
+    SESSION = "session"
+
+
 class Club(Base):
     """The one club of this installation (its row always has id 1)."""
 
@@ -59,6 +68,7 @@ class Club(Base):
     __table_args__ = (
         CheckConstraint("id = 1", name="single_row"),
         CheckConstraint("default_turn_seconds BETWEEN 5 AND 600", name="turn_seconds_range"),
+        CheckConstraint(_in("seed_reveal", SeedReveal), name="seed_reveal_known"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, default=1)
@@ -67,6 +77,7 @@ class Club(Base):
     signup_requires_approval: Mapped[bool] = mapped_column(Boolean, default=True)
     default_turn_seconds: Mapped[int] = mapped_column(Integer, default=30)
     members_may_create_tables: Mapped[bool] = mapped_column(Boolean, default=False)
+    seed_reveal: Mapped[str] = mapped_column(String(10), default=SeedReveal.SESSION)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -213,6 +224,9 @@ class GameTable(Base):
     # What the engine carries between hands (button, exemptions…), as the engine writes it.
     session_state: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     hands_played: Mapped[int] = mapped_column(Integer, default=0)
+    # The table's session: it ends (and its seeds are revealed) when the table closes or
+    # its last player stands up; the next hand dealt opens the next one.
+    session: Mapped[int] = mapped_column(Integer, default=1)
     # The last event version sent to clients: a restarted table carries on from here.
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
@@ -249,13 +263,23 @@ class Hand(Base):
     needed to replay it alone, and, once over, its table-log entry and result."""
 
     __tablename__ = "hands"
-    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_hands_table_number"),)
+    __table_args__ = (
+        UniqueConstraint("table_id", "number", name="uq_hands_table_number"),
+        Index("ix_hands_ended_at_id", "ended_at", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)
+    # The seed the hand is dealt and replayed from: the server seed mixed with the players'
+    # contributions (docs/fair-shuffle.md).
     seed: Mapped[str] = mapped_column(String(64))
+    # SHA-256 of `server_seed`, shown before the deal (of `seed` for hands stored before
+    # contributions existed, which have no `server_seed`).
     commitment: Mapped[str] = mapped_column(String(64))
+    server_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Seat number (as text) → the 32-byte value that seat's browser sent, in hex.
+    contributions: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
     # Table-log header: game, rules, seats (names and stacks), dealer, pot, exempt.
     header: Mapped[dict[str, Any]] = mapped_column(JSON)
     # Seat number → member id for this hand, so histories survive seats changing hands.
@@ -265,6 +289,39 @@ class Hand(Base):
     running: Mapped[bool] = mapped_column(Boolean, default=True, index=True)
     started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # The chips at stake (Bourré: the pot played for; Bouillotte: the pots won), once over.
+    pot: Mapped[int] = mapped_column(BigInteger, default=0)
+    # The table's session the hand was dealt in, and whether its seed is public yet.
+    session: Mapped[int] = mapped_column(Integer, default=1)
+    revealed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class HandSeat(Base):
+    """One player's result in a finished hand: what lists, filters and statistics read, so
+    that they never re-run a hand. Written in the hand's settlement transaction."""
+
+    __tablename__ = "hand_seats"
+    __table_args__ = (
+        UniqueConstraint("hand_id", "seat_no", name="uq_hand_seats_hand_seat"),
+        Index("ix_hand_seats_user_ended", "user_id", "ended_at", "hand_id"),
+        Index("ix_hand_seats_table_ended", "table_id", "ended_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"))
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    seat_no: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(12))
+    ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    stack_before: Mapped[int] = mapped_column(BigInteger)
+    stack_after: Mapped[int] = mapped_column(BigInteger)
+    net: Mapped[int] = mapped_column(BigInteger)
+    won: Mapped[bool] = mapped_column(Boolean)
+    # Bourré: the chips this player paid for going bourré (0 otherwise, and at Bouillotte).
+    bourres_paid: Mapped[int] = mapped_column(BigInteger, default=0)
+    # Bouillotte: this player showed a brelan (or a carré).
+    brelan: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class HandAction(Base):

@@ -14,6 +14,13 @@ hand. The exact procedure is specified in ``docs/fair-shuffle.md``; in short:
 
 Shuffle 0 is the deck; shuffle ``k`` (k ≥ 1) is the k-th reshuffle of out-of-play cards.
 ``secrets`` is the operating system's cryptographic generator; it is not I/O.
+
+A live hand's seed is not drawn by the server alone: the server draws a *server seed* and
+publishes its commitment first, the seated players' browsers then send 32-byte
+*contributions*, and the hand's seed is :func:`mixed_seed` of both, i.e.
+``SHA-256(DOMAIN_MIX ‖ server_seed ‖ for each contributing seat, ascending: seat ‖ value)``.
+The server cannot pick the deck (its seed is fixed before it sees the contributions) and no
+player can (nobody else knows the server seed until the hand is over).
 """
 
 from __future__ import annotations
@@ -21,11 +28,16 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 SEED_BYTES = 32
 DOMAIN = b"salon.shuffle/v1"
+# Separates the mix from every other SHA-256 use of the same bytes (the shuffle streams).
+DOMAIN_MIX = b"salon.mix/v1"
+CONTRIBUTION_BYTES = 32
+# A seat is written as one byte in the mix.
+MAX_SEAT = 255
 _WORD_SPACE = 1 << 32
 _UNPACK_WORDS = struct.Struct(">8I").unpack
 
@@ -44,6 +56,38 @@ def new_seed() -> bytes:
 def commitment(seed: bytes) -> str:
     """The public commitment to a seed: hex SHA-256 of the seed bytes."""
     return hashlib.sha256(seed).hexdigest()
+
+
+def mixed_seed(server_seed: bytes, contributions: Mapping[int, bytes]) -> bytes:
+    """The hand's seed: the server seed mixed with the players' contributions.
+
+    ``SHA-256(DOMAIN_MIX ‖ server_seed ‖ seat ‖ value ‖ seat ‖ value …)`` with the
+    contributing seats in ascending order, each seat as one byte and each value as its
+    32 bytes (docs/fair-shuffle.md, "Mixing"). Every part has a fixed length, so the
+    concatenation is unambiguous; with no contributions it is ``SHA-256(DOMAIN_MIX ‖
+    server_seed)``, so every live seed goes through the same function.
+    """
+    if len(server_seed) != SEED_BYTES:
+        raise SeedError(f"a server seed is {SEED_BYTES} bytes")
+    digest = hashlib.sha256(DOMAIN_MIX + server_seed)
+    for seat in sorted(contributions):
+        value = contributions[seat]
+        if not 0 <= seat <= MAX_SEAT:
+            raise SeedError(f"a contributing seat is 0 to {MAX_SEAT}")
+        if len(value) != CONTRIBUTION_BYTES:
+            raise SeedError(f"a contribution is {CONTRIBUTION_BYTES} bytes")
+        digest.update(bytes([seat]) + value)
+    return digest.digest()
+
+
+def contributions_from_hex(data: Mapping[str, str]) -> dict[int, bytes]:
+    """Contributions as stored and published (seat number as text → hex) to bytes."""
+    return {int(seat): seed_from_hex(value) for seat, value in data.items()}
+
+
+def contributions_to_hex(data: Mapping[int, bytes]) -> dict[str, str]:
+    """Contributions in their stored and published form, seats ascending."""
+    return {str(seat): data[seat].hex() for seat in sorted(data)}
 
 
 def seed_from_hex(text: str) -> bytes:

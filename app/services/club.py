@@ -34,6 +34,7 @@ class ClubChanges:
     signup_requires_approval: bool | None = None
     default_turn_seconds: int | None = None
     members_may_create_tables: bool | None = None
+    seed_reveal: str | None = None
 
 
 def _checked(changes: ClubChanges) -> ClubChanges:
@@ -62,6 +63,7 @@ async def update_club(session: AsyncSession, changes: ClubChanges) -> Club:
         "signup_requires_approval",
         "default_turn_seconds",
         "members_may_create_tables",
+        "seed_reveal",
     ):
         value = getattr(changes, field)
         if value is not None:

@@ -16,9 +16,10 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.db.models import ChatMessage, GameTable, Hand, HandAction, User
+from app.db.models import ChatMessage, Club, GameTable, Hand, HandAction, HandSeat, SeedReveal, User
 from app.db.types import utcnow
 from app.services import ledger
+from app.services.hand_results import pot_of, seat_results
 from app.services.tables import pot_key, seat_key
 
 
@@ -32,15 +33,24 @@ async def begin_hand(
     header: dict[str, Any],
     players: dict[str, Any],
     version: int,
+    server_seed_hex: str | None = None,
+    contributions: dict[str, str] | None = None,
 ) -> Hand:
+    """Store a hand as it is dealt. `seed_hex` is the seed it is dealt and replayed from;
+    `commitment` the SHA-256 of `server_seed_hex`, which was shown before the deal, and
+    `contributions` the seated players' values mixed into the seed (docs/fair-shuffle.md)."""
     hand = Hand(
         table_id=table_id,
         number=number,
         seed=seed_hex,
         commitment=commitment,
+        server_seed=server_seed_hex,
+        contributions=contributions,
         header=header,
         players=players,
         running=True,
+        # The table's current session, read in the same statement.
+        session=select(GameTable.session).where(GameTable.id == table_id).scalar_subquery(),
     )
     session.add(hand)
     await _set_version(session, table_id, version)
@@ -99,6 +109,8 @@ class Settlement:
     result: dict[str, Any]
     next_state: dict[str, Any]
     version: int
+    # Seats dealt into the hand: each gets its row of results.
+    dealt_in: frozenset[int] = frozenset()
 
 
 def _movements(s: Settlement) -> list[ledger.Movement]:
@@ -118,8 +130,15 @@ def _movements(s: Settlement) -> list[ledger.Movement]:
     return moves
 
 
-async def settle_hand(session: AsyncSession, s: Settlement) -> None:
-    """Commit the end of a hand (the caller's transaction makes it one unit)."""
+async def reveals_each_hand(session: AsyncSession) -> bool:
+    """Whether the club shows a hand's seed as soon as it ends (else: when the session ends)."""
+    club = await session.get(Club, 1)
+    return club is not None and club.seed_reveal == SeedReveal.HAND
+
+
+async def settle_hand(session: AsyncSession, s: Settlement, *, reveal: bool) -> None:
+    """Commit the end of a hand (the caller's transaction makes it one unit): chips, the
+    history entry and result, each seat's result row; `reveal`: its seed is public now."""
     paid_in = sum(b - a for b, a in zip(s.stacks_before, s.stacks_after, strict=True))
     if paid_in != s.pot_after - s.pot_before:
         raise AssertionError("a settlement must conserve chips")  # the engine guarantees it
@@ -133,11 +152,37 @@ async def settle_hand(session: AsyncSession, s: Settlement) -> None:
             actor_id=None,
             movements=moves,
         )
-    await session.execute(
-        update(Hand)
-        .where(Hand.id == s.hand_id)
-        .values(entry=s.entry, result=s.result, running=False, ended_at=utcnow())
+    hand = await session.get(Hand, s.hand_id)
+    assert hand is not None
+    ended_at = utcnow()
+    game = str(hand.header["game"])
+    hand.entry = s.entry
+    hand.result = s.result
+    hand.running = False
+    hand.ended_at = ended_at
+    hand.pot = pot_of(game, s.result)
+    hand.revealed = reveal
+    rows = seat_results(
+        game, hand.header.get("rules", {}), s.players, s.dealt_in, s.stacks_before, s.result
     )
+    session.add_all(
+        HandSeat(
+            hand_id=s.hand_id,
+            table_id=s.table_id,
+            user_id=r.user_id,
+            seat_no=r.seat_no,
+            game=game,
+            ended_at=ended_at,
+            stack_before=r.stack_before,
+            stack_after=r.stack_after,
+            net=r.net,
+            won=r.won,
+            bourres_paid=r.bourres_paid,
+            brelan=r.brelan,
+        )
+        for r in rows
+    )
+    await session.flush()
     await session.execute(
         update(GameTable)
         .where(GameTable.id == s.table_id)
@@ -147,6 +192,24 @@ async def settle_hand(session: AsyncSession, s: Settlement) -> None:
             version=s.version,
         )
     )
+
+
+async def end_session(session: AsyncSession, table_id: int) -> None:
+    """The table's session ends (it closes, or its last player stood up): every finished
+    hand's seed is revealed, and the next hand dealt opens the next session."""
+    await session.execute(
+        update(Hand)
+        .where(Hand.table_id == table_id, Hand.running.is_(False), Hand.revealed.is_(False))
+        .values(revealed=True)
+    )
+    current = select(GameTable.session).where(GameTable.id == table_id).scalar_subquery()
+    dealt = await session.scalar(
+        select(func.count()).where(Hand.table_id == table_id, Hand.session == current)
+    )
+    if dealt:  # a session in which no hand was dealt goes on
+        await session.execute(
+            update(GameTable).where(GameTable.id == table_id).values(session=GameTable.session + 1)
+        )
 
 
 async def running_hand(session: AsyncSession, table_id: int) -> Hand | None:

@@ -6,6 +6,11 @@ unseats players, and sends every connection only what its viewer may see. Persis
 write-ahead: an accepted action is committed to the database before any client hears of
 it, and a hand's end (history, settlement, chips) is one transaction. On start the actor
 rebuilds a hand left running by a previous process from its seed and stored actions.
+
+Fair dealing (docs/fair-shuffle.md): when the countdown to the next hand starts, the actor
+draws that hand's server seed and shows its commitment at once; seated players' browsers
+then send random contributions, and the hand is dealt from the server seed mixed with
+them. The commitment binds the server before it sees any contribution.
 """
 
 from __future__ import annotations
@@ -25,17 +30,27 @@ from app.db.session import Database
 from app.engine import log as table_log
 from app.engine.base import Action, EngineError, Event
 from app.engine.logdoc import MalformedLog
-from app.engine.rng import commitment, new_seed, seed_from_hex, seed_to_hex
+from app.engine.rng import (
+    commitment,
+    contributions_to_hex,
+    mixed_seed,
+    new_seed,
+    seed_from_hex,
+    seed_to_hex,
+)
 from app.errors import Conflict, NotFound, SalonError
 from app.services import hands as hand_store
 from app.services import holdings, ledger
 from app.services import tables as table_service
+from app.services.hand_replay import action_from_log
+from app.services.hand_results import public_report
 from app.tables.clock import Clock
 from app.tables.commands import (
     Act,
     Chat,
     Command,
     Connection,
+    Contribute,
     Describe,
     Join,
     Leave,
@@ -82,13 +97,32 @@ class ActorGone(SalonError):
 
 
 @dataclass
+class _NextHand:
+    """The coming hand's server seed, drawn when its countdown starts so that its commitment
+    is public before any player contributes, and the contributions received since, by
+    member (a member's seat may still change before the deal: Bouillotte's first seating)."""
+
+    server_seed: bytes
+    commitment: str
+    contributions: dict[int, bytes]  # member id → 32 bytes
+
+    @classmethod
+    def draw(cls) -> _NextHand:
+        server_seed = new_seed()
+        return cls(server_seed, commitment(server_seed), {})
+
+
+@dataclass
 class _Hand:
     """The hand being played, with what the runtime keeps around the engine."""
 
     row_id: int
     number: int
-    seed: bytes
+    seed: bytes  # what the hand is dealt and replayed from: the mixed seed
     commitment: str
+    # None for a hand stored before contributions existed (its commitment is the seed's).
+    server_seed: bytes | None
+    contributions: dict[str, str]  # seat (as text) → hex, as published
     live: LiveHand
     players: dict[int, int]  # seat → member id, as dealt
     stacks_before: list[int]
@@ -128,6 +162,8 @@ class TableActor:
         self.game_version = 0
         self.turn_deadline: float | None = None
         self.next_hand_at: float | None = None
+        # The server seed committed to for the hand the countdown leads to.
+        self.next_hand: _NextHand | None = None
         self.closing = False
         self.last_result: dict[str, Any] | None = None
         self.client_ids: OrderedDict[tuple[int, str], int] = OrderedDict()
@@ -230,7 +266,7 @@ class TableActor:
             running.players.get("sitting_out", []),
         )
         for row in stored:
-            live.game.apply(_action_from_log(row.action))
+            live.game.apply(action_from_log(row.action))
             if row.client_id and row.user_id is not None:
                 self._remember(row.user_id, row.client_id, row.table_version)
         self.hand = _Hand(
@@ -238,6 +274,8 @@ class TableActor:
             number=running.number,
             seed=seed,
             commitment=running.commitment,
+            server_seed=seed_from_hex(running.server_seed) if running.server_seed else None,
+            contributions=dict(running.contributions or {}),
             live=live,
             players={int(k): int(v) for k, v in running.players["users"].items()},
             stacks_before=stacks,
@@ -288,6 +326,8 @@ class TableActor:
                 return await self._act(command.connection, command)
             case Chat():
                 return await self._chat(command.connection, command.text)
+            case Contribute():
+                return self._contribute(command.connection, command.value)
             case Resync():
                 self._catch_up(command.connection, command.version)
                 return None
@@ -421,6 +461,7 @@ class TableActor:
             "hand": hand_view,
             "turn_ends_in": public["turn_ends_in"],
             "next_hand_in": public["next_hand_in"],
+            "next_hand": public["next_hand"],
             "last_result": public["last_result"],
         }
 
@@ -462,8 +503,28 @@ class TableActor:
             "next_hand_in": (
                 round(max(0.0, self.next_hand_at - now), 1) if self.next_hand_at else None
             ),
+            "next_hand": self._next_hand_view(),
             "last_result": self.last_result,
         }
+
+    def _next_hand_view(self) -> dict[str, Any] | None:
+        """The commitment to the coming hand's server seed, and the seats whose browsers
+        have contributed to it: public while the countdown runs."""
+        pending = self._open_contributions()
+        if pending is None:
+            return None
+        seats = (self.seat_of_user(user_id) for user_id in pending.contributions)
+        return {
+            "commitment": pending.commitment,
+            "contributed": sorted(s for s in seats if s is not None),
+        }
+
+    def _open_contributions(self) -> _NextHand | None:
+        """The coming hand, while contributions to its seed are taken: from its commitment
+        (the countdown's start) until its deal; not during a hand or a pause."""
+        if self.hand is not None or self.next_hand_at is None:
+            return None
+        return self.next_hand
 
     def describe(self) -> dict[str, Any]:
         seated = {c.user_id for c in self.connections} & {s.user_id for s in self.seats.values()}
@@ -500,6 +561,31 @@ class TableActor:
             )
         version = await self._apply(action, connection.user_id, message.id, command.received)
         return {"version": version}
+
+    def _contribute(self, connection: Connection, value: bytes) -> dict[str, Any]:
+        """Take a seated player's random contribution to the coming hand's seed: one per
+        member per hand, between the commitment and the deal. Everyone sees who has
+        contributed (not the value, which is published with the deal)."""
+        seat = self.seat_of_user(connection.user_id)
+        if seat is None:
+            raise ActionRefused(
+                "not_seated", "You are watching: only seated players add to the deal."
+            )
+        pending = self._open_contributions()
+        if pending is None:
+            raise ActionRefused(
+                "entropy_closed",
+                "No deal is waiting: contributions are taken between a hand's commitment "
+                "and its deal.",
+            )
+        if connection.user_id in pending.contributions:
+            raise ActionRefused(
+                "entropy_already_sent", "Your contribution to this deal has already been taken."
+            )
+        pending.contributions[connection.user_id] = value
+        data = {"commitment": pending.commitment}
+        self._broadcast(self._publish([Event("contributed", seat, data)]))
+        return data
 
     def _canonical(self, seat: int, message: ActionIn) -> Action:
         """The action in the one form the hand history stores, read by the same parser
@@ -601,24 +687,42 @@ class TableActor:
             and len(self._eligible()) >= 2
         ):
             self.next_hand_at = self.clock.now() + self.settings.next_hand_seconds
+            # Committed now, before any contribution can arrive (docs/fair-shuffle.md).
+            self.next_hand = _NextHand.draw()
+
+    def _take_next_hand(self) -> tuple[_NextHand, dict[int, bytes]]:
+        """The committed server seed for the hand being dealt (a fresh one if no countdown
+        led here) and its contributions by seat, the seats as they are at the deal. A
+        contributor who has left the table since is not counted; the round is used once."""
+        pending = self.next_hand or _NextHand.draw()
+        self.next_hand = None
+        by_seat: dict[int, bytes] = {}
+        for user_id, value in pending.contributions.items():
+            seat = self.seat_of_user(user_id)
+            if seat is not None:
+                by_seat[seat] = value
+        return pending, by_seat
 
     async def _start_hand(self) -> None:
         assert self.table is not None and self.driver is not None
         if self.hand is not None or self.table.status != TableStatus.OPEN or self.closing:
+            self.next_hand = None
             return
         if not self.table.session_state:  # nothing dealt yet at this table
             await self._seat_for_first_hand()
         table = self.table
         stacks = [self.seats[n].stack if n in self.seats else 0 for n in range(table.seat_count)]
         away = sorted(n for n, s in self.seats.items() if s.sitting_out or s.leaving)
-        seed = new_seed()
+        pending, by_seat = self._take_next_hand()
+        seed = mixed_seed(pending.server_seed, by_seat)
+        contributions = contributions_to_hex(by_seat)
         try:
             live = self.driver.deal(self.rules, stacks, self.pot, table.session_state, seed, away)
         except EngineError as error:
             log.info("table %s: no hand dealt: %s", self.table_id, error.message)
             return
         names = self._names()
-        pledge = commitment(seed)
+        pledge = pending.commitment
         header = {
             "format": "salon.table-log/1",
             "game": table.game,
@@ -633,7 +737,12 @@ class TableActor:
             Event(
                 "new_hand",
                 None,
-                {"number": number, "commitment": pledge, "dealer": live.dealer},
+                {
+                    "number": number,
+                    "commitment": pledge,
+                    "dealer": live.dealer,
+                    "contributions": contributions,
+                },
             ),
             *live.start_events,
         ]
@@ -645,6 +754,8 @@ class TableActor:
                 number=number,
                 seed_hex=seed_to_hex(seed),
                 commitment=pledge,
+                server_seed_hex=seed_to_hex(pending.server_seed),
+                contributions=contributions,
                 header=header,
                 players={
                     "users": {str(k): v for k, v in players.items()},
@@ -658,6 +769,8 @@ class TableActor:
             number=number,
             seed=seed,
             commitment=pledge,
+            server_seed=pending.server_seed,
+            contributions=contributions,
             live=live,
             players=players,
             stacks_before=stacks,
@@ -718,11 +831,20 @@ class TableActor:
         assert hand is not None and self.table is not None
         names = self._names_at_deal(hand)
         outcome = hand.live.finish(names)
-        report = {"number": hand.number, **outcome.report, "seed": seed_to_hex(hand.seed)}
-        closing_events = [Event("hand_over", None, report)]
-        version = self.events.version + len(closing_events)
+        report = {
+            "number": hand.number,
+            "hand_id": hand.row_id,
+            **outcome.report,
+            # What a player needs to check the deal (docs/fair-shuffle.md): the seed, the
+            # committed server seed and the contributions mixed into it.
+            "seed": seed_to_hex(hand.seed),
+            "server_seed": seed_to_hex(hand.server_seed) if hand.server_seed else None,
+            "contributions": hand.contributions,
+        }
+        version = self.events.version + 1  # the hand_over event below
         timed_out = hand.timed_out or set()
         async with self.db.transaction() as session:
+            reveal = await hand_store.reveals_each_hand(session)
             await hand_store.settle_hand(
                 session,
                 hand_store.Settlement(
@@ -737,17 +859,22 @@ class TableActor:
                     result=report,
                     next_state=outcome.state,
                     version=version,
+                    dealt_in=hand.live.dealt_in,
                 ),
+                reveal=reveal,
             )
             await self._after_hand_seats(session, hand, timed_out)
             table = await table_service.get_table(session, self.table_id)
             await self._reload_seats(session)
+        # Until the reveal, the seed (which derives every hidden card) stays in the database.
+        shown = report if reveal else public_report(report)
+        closing_events = [Event("hand_over", None, shown)]
         self.table = table
         self.pot = outcome.pot
         self.hand = None
         self.turn_deadline = None
         self.game_version = version
-        self.last_result = report
+        self.last_result = shown
         # Scheduled before the broadcast, so the result frames already carry the countdown.
         if not self.closing:
             self._schedule_next_hand()
@@ -778,6 +905,12 @@ class TableActor:
                     seat.timed_out_hands = 0
             if seat.leaving:
                 await table_service.stand_up(session, self.table, seat.user_id)
+        await self._end_session_if_empty(session)
+
+    async def _end_session_if_empty(self, session: Any) -> None:
+        """The last player has left: the table's session ends and its seeds are revealed."""
+        if not await _seat_rows(session, self.table_id):
+            await hand_store.end_session(session, self.table_id)
 
     # ------------------------------------------------------------------ seats
 
@@ -849,6 +982,7 @@ class TableActor:
         seat_no = self.seat_of_user(user_id)
         async with self.db.transaction() as session:
             returned = await table_service.stand_up(session, self.table, user_id)
+            await self._end_session_if_empty(session)
             await self._reload_seats(session)
         self._seats_changed("left", seat_no)
         return {"left": True, "returned": returned}
@@ -887,6 +1021,7 @@ class TableActor:
             await table_service.return_pot(session, table)
             for seat in list(self.seats.values()):
                 await table_service.stand_up(session, table, seat.user_id)
+            await hand_store.end_session(session, self.table_id)
             await table_service.set_status(session, table, TableStatus.CLOSED)
             await self._reload_seats(session)
         self.table = table
@@ -915,17 +1050,6 @@ def _chat_frame(message_id: int, name: str, text: str, at: datetime) -> bytes:
 
 def _event_frame(event: LoggedEvent) -> bytes:
     return event_frame(event.version, event.kind, dict(event.data))
-
-
-def _action_from_log(data: dict[str, Any]) -> Action:
-    cards = data.get("cards")
-    return Action(
-        int(data["seat"]),
-        str(data["action"]),
-        card=data.get("card"),
-        cards=tuple(cards) if cards is not None else None,
-        amount=data.get("amount"),
-    )
 
 
 async def _seat_rows(session: Any, table_id: int) -> list[TableSeat]:

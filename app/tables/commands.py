@@ -82,6 +82,14 @@ class Chat(Command):
 
 
 @dataclass(eq=False)
+class Contribute(Command):
+    """A seated player's 32 random bytes for the next hand's seed (docs/fair-shuffle.md)."""
+
+    connection: Connection
+    value: bytes
+
+
+@dataclass(eq=False)
 class Resync(Command):
     connection: Connection
     version: int

@@ -30,7 +30,7 @@ from app.services import auth
 from app.services import tables as table_service
 from app.tables.actor import TableActor
 from app.tables.clock import Clock
-from app.tables.commands import Act, Chat, Connection, Join, Leave, Resync
+from app.tables.commands import Act, Chat, Connection, Contribute, Join, Leave, Resync
 from app.tables.manager import TableManager
 from app.ws.logins import CLOSE_SESSION_ENDED, LoginSockets, OpenSocket
 from app.ws.protocol import (
@@ -38,6 +38,7 @@ from app.ws.protocol import (
     ActionIn,
     ChatIn,
     ClientMessage,
+    EntropyIn,
     ErrorOut,
     PingIn,
     PongOut,
@@ -265,6 +266,8 @@ async def _dispatch(
             chat_limiter.check("chat")
             chat_limiter.hit("chat")
             await actor.call(Chat(connection, parsed.text))
+        elif isinstance(parsed, EntropyIn):
+            await actor.call(Contribute(connection, bytes.fromhex(parsed.value)))
         else:
             await actor.call(Resync(connection, parsed.version))
     except SalonError as error:

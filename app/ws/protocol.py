@@ -1,7 +1,8 @@
 """The table WebSocket protocol: typed JSON messages, discriminated by `type`.
 
 Client → server: `action` (with a client-chosen id, so a resent action applies once),
-`chat`, `ping`, `resync`. Server → client: `snapshot` (the viewer's whole view and the table
+`chat`, `ping`, `resync`, `entropy` (a seated player's 32 random bytes for the next hand's
+seed, docs/fair-shuffle.md). Server → client: `snapshot` (the viewer's whole view and the table
 version), `event` (versioned), `error` (a stable code and a sentence), `chat`, `pong`.
 Frames are parsed here, before anything reaches a table: an oversized, malformed or unknown
 frame becomes a `ProtocolError` and never disturbs play.
@@ -67,11 +68,21 @@ class ResyncIn(_ClientMessage):
     version: Annotated[int, Field(ge=0)]
 
 
-ClientMessage = Annotated[ActionIn | ChatIn | PingIn | ResyncIn, Field(discriminator="type")]
-_client_adapter: TypeAdapter[ActionIn | ChatIn | PingIn | ResyncIn] = TypeAdapter(ClientMessage)
+class EntropyIn(_ClientMessage):
+    """A seated player's contribution to the next hand's seed: 32 bytes from the browser's
+    cryptographic generator, as 64 lowercase hex digits (one spelling per value, so the
+    stored and published form is exactly what was sent)."""
+
+    type: Literal["entropy"]
+    value: Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]
 
 
-def parse_client_frame(frame: str | bytes) -> ActionIn | ChatIn | PingIn | ResyncIn:
+AnyClientMessage = ActionIn | ChatIn | PingIn | ResyncIn | EntropyIn
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client_frame(frame: str | bytes) -> AnyClientMessage:
     """Parse one frame from a client, or raise `ProtocolError`."""
     raw = frame.encode() if isinstance(frame, str) else frame
     if len(raw) > MAX_FRAME_BYTES:

@@ -25,4 +25,9 @@ export function chips(amount) {
   return Number(amount ?? 0).toLocaleString("en-US").replace(/,/g, "\u202f");
 }
 
+/** A gain or a loss as people write it: +12, −5, 0. */
+export function signedChips(amount) {
+  return amount > 0 ? `+${chips(amount)}` : amount < 0 ? `−${chips(-amount)}` : "0";
+}
+
 export const GAME_NAMES = { bourre: "Bourré", bouillotte: "Bouillotte" };

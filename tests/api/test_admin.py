@@ -298,8 +298,17 @@ async def test_club_settings_can_be_changed_by_admins(
         "signup_requires_approval": True,
         "default_turn_seconds": 45,
         "members_may_create_tables": False,
+        "seed_reveal": "session",
     }
     assert (await client.get("/api/club")).json()["name"] == "Le Salon"
+    each_hand = await owner.patch(
+        "/api/admin/club", json={"seed_reveal": "hand"}, headers=csrf_headers(owner)
+    )
+    assert each_hand.json()["seed_reveal"] == "hand"
+    unknown = await owner.patch(
+        "/api/admin/club", json={"seed_reveal": "never"}, headers=csrf_headers(owner)
+    )
+    assert unknown.status_code == 422
     bad = await owner.patch(
         "/api/admin/club", json={"default_turn_seconds": 1}, headers=csrf_headers(owner)
     )

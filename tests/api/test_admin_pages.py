@@ -114,6 +114,8 @@ async def test_club_settings_form_validates(app: FastAPI, db: Database) -> None:
         "signup_requires_approval": False,
         "default_turn_seconds": 20,
         "members_may_create_tables": True,
+        # The settings form leaves the seed reveal policy as it was (the default).
+        "seed_reveal": "session",
     }
 
 

@@ -7,12 +7,13 @@ talks to the API directly, so the tests prove the pages work, not only the serve
 from __future__ import annotations
 
 import re
+import secrets
 import time
 from collections.abc import Sequence
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.ui import log_in
+from tests.e2e.ui import PHONE, LiveServer, NewPage, Shot, approve, grant_chips, log_in, register
 
 # A hand is dealt a couple of seconds after enough players are ready.
 DEAL_TIMEOUT_MS = 20_000
@@ -148,3 +149,44 @@ def expect_usable(control: Locator) -> None:
         }"""
     )
     assert on_top, f"something covers {control}"
+
+
+PASSWORD = "correct horse battery"
+START = 1000
+Seated = list[tuple[Page, str, str]]
+
+
+def seat_players(
+    live_server: LiveServer,
+    new_page: NewPage,
+    shot: Shot,
+    *,
+    game: str,
+    names: list[str],
+    buy_in: int,
+) -> Seated:
+    """Three members register (the last on a phone); the owner approves them, grants chips
+    and opens a table, paused while they join from the lobby; then play resumes."""
+    base = live_server.base_url
+    players = []
+    for n, name in enumerate(names):
+        page = new_page(PHONE) if n == len(names) - 1 else new_page()
+        username = f"{name.lower()}{secrets.token_hex(2)}"
+        assert register(page, base, username, PASSWORD, name), "approval is required"
+        players.append((page, username, name))
+    owner = new_page()
+    log_in(owner, base, live_server.owner_username, live_server.owner_password)
+    for _, username, _ in players:
+        approve(owner, username)
+        grant_chips(owner, username, START, "Club night")
+    table_id = open_paused_table(owner, base, name=f"{names[0]}'s {game}", game=game, seats=3)
+    for n, (page, username, _) in enumerate(players):
+        member_at_table(page, base, username, PASSWORD)
+        if n == 0:
+            shot(page, f"lobby-{game}")
+        join_from_lobby(page, base, table_id, buy_in, START)
+    resume(owner)
+    for page, _, _ in players:
+        expect(page.locator("#prompt")).not_to_have_text("The table is paused.")
+        expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
+    return players

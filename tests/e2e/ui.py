@@ -113,3 +113,20 @@ def grant_chips(page: Page, username: str, amount: int, reason: str) -> None:
     page.get_by_label("Reason", exact=True).fill(reason)
     page.get_by_role("button", name="Grant", exact=True).click()
     expect(page.get_by_role("status")).to_have_text(f"Granted {amount} to {username}.")
+
+
+def reveal_each_hand(page: Page) -> None:
+    """As the owner: the club reveals a hand's seed as soon as the hand is over. The admin
+    dashboard has no form for this setting: the page's own session calls the API."""
+    status = page.evaluate(
+        """async () => {
+            const token = document.querySelector('meta[name="csrf-token"]').content;
+            const response = await fetch("/api/admin/club", {
+                method: "PATCH",
+                headers: {"Content-Type": "application/json", "X-CSRF-Token": token},
+                body: JSON.stringify({seed_reveal: "hand"}),
+            });
+            return response.status;
+        }"""
+    )
+    assert status == 200, status

@@ -138,3 +138,30 @@ def test_rejected_words_are_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
     # i = 2 (bound 3) rejects 0xFFFFFFFF (limit 2**32 - 1), takes 4: j = 1 -> [10, 12, 11];
     # i = 1 (bound 2) takes 0: j = 0 -> [12, 10, 11].
     assert rng.shuffled([10, 11, 12], b"s", 0) == [12, 10, 11]
+
+
+def test_mixed_seed_is_the_documented_hash() -> None:
+    server = bytes(range(32))
+    a, b = bytes([0xAA]) * 32, bytes([0xBB]) * 32
+    expected = hashlib.sha256(b"salon.mix/v1" + server + b"\x02" + a + b"\x05" + b).digest()
+    # Seats are taken in ascending order, whatever order they arrived in.
+    assert rng.mixed_seed(server, {5: b, 2: a}) == expected
+    assert rng.mixed_seed(server, {2: a, 5: b}) == expected
+    assert rng.mixed_seed(server, {}) == hashlib.sha256(b"salon.mix/v1" + server).digest()
+    assert rng.mixed_seed(server, {2: b, 5: a}) != expected
+
+
+@pytest.mark.parametrize(
+    ("server", "contributions"),
+    [(bytes(31), {}), (bytes(32), {0: bytes(31)}), (bytes(32), {256: bytes(32)})],
+)
+def test_mixed_seed_refuses_wrong_sizes(server: bytes, contributions: dict[int, bytes]) -> None:
+    with pytest.raises(rng.SeedError):
+        rng.mixed_seed(server, contributions)
+
+
+def test_contributions_hex_round_trip() -> None:
+    values = {3: bytes(32), 0: bytes([1]) * 32}
+    published = rng.contributions_to_hex(values)
+    assert list(published) == ["0", "3"]
+    assert rng.contributions_from_hex(published) == values

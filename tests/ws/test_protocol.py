@@ -12,6 +12,7 @@ from app.ws.protocol import (
     MAX_FRAME_BYTES,
     ActionIn,
     ChatIn,
+    EntropyIn,
     ErrorOut,
     EventOut,
     PingIn,
@@ -38,6 +39,10 @@ def test_each_client_message_parses() -> None:
     assert parse_client_frame('{"type":"resync","version":12}') == ResyncIn(
         type="resync", version=12
     )
+    value = "0123456789abcdef" * 4
+    assert parse_client_frame(f'{{"type":"entropy","value":"{value}"}}') == EntropyIn(
+        type="entropy", value=value
+    )
 
 
 @pytest.mark.parametrize(
@@ -57,6 +62,13 @@ def test_each_client_message_parses() -> None:
         ('{"type":"chat","text":"two\\nlines"}', "invalid_message"),
         ('{"type":"chat","text":"' + "x" * 301 + '"}', "invalid_message"),
         ('{"type":"resync","version":-1}', "invalid_message"),
+        ('{"type":"entropy"}', "invalid_message"),
+        ('{"type":"entropy","value":"' + "ab" * 31 + '"}', "invalid_message"),
+        ('{"type":"entropy","value":"' + "ab" * 33 + '"}', "invalid_message"),
+        ('{"type":"entropy","value":"' + "AB" * 32 + '"}', "invalid_message"),
+        ('{"type":"entropy","value":"' + "zz" * 32 + '"}', "invalid_message"),
+        ('{"type":"entropy","value":' + "1" * 64 + "}", "invalid_message"),
+        ('{"type":"entropy","value":"' + "ab" * 32 + '","seat":1}', "invalid_message"),
         ('{"type":"resync","version":99999999999999999999999999}', "invalid_message"),
         ('{"type":"action","id":"x","action":"raise","amount":1e400}', "malformed_json"),
         ('{"type":"chat","text":"' + "x" * MAX_FRAME_BYTES + '"}', "frame_too_large"),

@@ -14,12 +14,16 @@ const STATUS = {
 };
 const BUTTONS = { play: "Play", pass: "Pass", take_trump: "Take the trump card" };
 
+function trickCount(n) {
+  return n === 1 ? "1 trick" : `${n} tricks`;
+}
+
 export function seatTags(handSeat, hand) {
   if (!handSeat || handSeat.status === "out") return [];
   const tags = [STATUS[handSeat.status] ?? handSeat.status];
   if (hand.phase !== "declare" && handSeat.exchanged) tags.push(`Drew ${handSeat.exchanged}`);
   if (handSeat.status === "playing" && (hand.phase === "tricks" || hand.phase === "over")) {
-    tags.push(handSeat.tricks === 1 ? "1 trick" : `${handSeat.tricks} tricks`);
+    tags.push(trickCount(handSeat.tricks));
   }
   return tags;
 }
@@ -158,7 +162,7 @@ export function result(report, ctx) {
   lines.push(h("ul", { class: "result-players" },
     ...report.players.map((player) => h("li", { dataset: { player } },
       h("span", { class: "result-name", text: name(player) }),
-      h("span", { text: `${report.tricks[player] ?? 0} tricks` }),
+      h("span", { text: trickCount(report.tricks[player] ?? 0) }),
       bourre.has(player) ? h("span", { class: "tag tag-bourre", text: "Bourré" }) : null,
       h("span", { class: "result-stack" }, `stack ${chips(report.stacks[player])}`, ctx.delta(player, report.stacks[player]))))));
   if (report.bourre.length) {

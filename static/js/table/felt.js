@@ -2,9 +2,19 @@
 // stack, dealer button, what the game says about that player, and — for the player to
 // act — a ring that empties as the turn timer runs down.
 import { h, chips } from "../dom.js";
-import { cardBackElement } from "../cards.js";
+import { cardBackElement, cardElement } from "../cards.js";
 
 const RING_RADIUS = 46;
+const COLOUR_KEY = "salon.fourColour";
+
+/** How cards are drawn, as the viewer chose on the table page (four-colour deck or not). */
+export function deckOptions() {
+  return { fourColour: localStorage.getItem(COLOUR_KEY) === "on" };
+}
+
+export function setFourColour(on) {
+  localStorage.setItem(COLOUR_KEY, on ? "on" : "off");
+}
 const RING_LENGTH = 2 * Math.PI * RING_RADIUS;
 
 /** Where seat `seat` sits, in percent of the felt, when `anchor` is at the bottom. */
@@ -17,6 +27,17 @@ export function seatPosition(seat, anchor, count) {
 export function place(el, { x, y }) {
   el.style.setProperty("--x", `${x}%`);
   el.style.setProperty("--y", `${y}%`);
+}
+
+/** The seat at the bottom of the felt: the viewer's, or the first seat for a spectator. */
+export function anchorOf(view) {
+  return view.you.seat ?? 0;
+}
+
+/** Place `el` a `share` of the way from the middle of the felt toward seat `seat`. */
+export function placeToward(el, view, seat, share) {
+  const spot = seatPosition(seat, anchorOf(view), view.table.seat_count);
+  place(el, { x: 50 + (spot.x - 50) * share, y: 50 + (spot.y - 50) * share });
 }
 
 function timerRing(secondsLeft, total) {
@@ -53,7 +74,7 @@ function timerRing(secondsLeft, total) {
  * `onSit(seat)` is offered on empty seats when the viewer may sit down; `turnLeft` is the
  * seconds the player to act has left (null: no timer running).
  */
-export function renderSeats(container, view, game, { onSit, anchor, turnLeft }) {
+function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptions, live }) {
   const count = view.table.seat_count;
   const hand = view.hand;
   const toAct = new Set(hand?.to_act ?? []);
@@ -82,7 +103,9 @@ export function renderSeats(container, view, game, { onSit, anchor, turnLeft }) 
     if (active) el.classList.add("seat--active");
     if (seat === me) el.classList.add("seat--me");
     if (info.sitting_out) el.classList.add("seat--away");
-    if (!info.connected) el.classList.add("seat--offline");
+    // A replay has no presence: who is connected now says nothing about the hand.
+    const offline = live && !info.connected;
+    if (offline) el.classList.add("seat--offline");
     const stack = handSeat && handSeat.status !== "out" ? handSeat.stack : info.stack;
     const avatar = h("div", { class: "avatar" }, h("span", { text: info.name.slice(0, 1).toUpperCase() }));
     if (active && turnLeft !== null) {
@@ -92,11 +115,8 @@ export function renderSeats(container, view, game, { onSit, anchor, turnLeft }) 
     const tags = game.seatTags(handSeat, hand, seat);
     if (info.sitting_out) tags.push("Sitting out");
     if (info.leaving) tags.push("Leaving");
-    if (!info.connected) tags.push("Offline");
-    const backs = handSeat && seat !== me && handSeat.cards > 0
-      ? h("div", { class: "seat-cards", "aria-label": `${handSeat.cards} cards` },
-        ...Array.from({ length: Math.min(handSeat.cards, 5) }, () => cardBackElement()))
-      : null;
+    if (offline) tags.push("Offline");
+    const backs = seat === me ? null : seatCards(handSeat, hand?.hands?.[seat], cardOptions);
     el.append(...[
       avatar,
       h("div", { class: "seat-name", text: info.name }),
@@ -108,6 +128,28 @@ export function renderSeats(container, view, game, { onSit, anchor, turnLeft }) 
     nodes.push(el);
   }
   container.replaceChildren(...nodes);
+}
+
+/** Another player's cards: face down, or face up in an admin's full view (`faces`). */
+function seatCards(handSeat, faces, cardOptions) {
+  if (Array.isArray(faces) && faces.length) {
+    return h("div", { class: "seat-cards seat-cards--open", "aria-label": `${faces.length} cards` },
+      ...faces.map((card) => cardElement(card, cardOptions)));
+  }
+  const count = handSeat?.cards ?? 0;
+  if (!(count > 0)) return null;
+  return h("div", { class: "seat-cards", "aria-label": `${count} cards` },
+    ...Array.from({ length: Math.min(count, 5) }, () => cardBackElement()));
+}
+
+/**
+ * Draw a view on the felt: the seats and the middle (pot, trump or upcard, the trick).
+ * The live table and the hand replay (`live: false`: no presence shown) both draw with
+ * this; `ctx` is what the game's `centre` needs (`cardOptions`, `placeToward`).
+ */
+export function drawFelt({ seats, centre }, view, game, ctx, { onSit = null, turnLeft = null, live = true } = {}) {
+  renderSeats(seats, view, game, { onSit, anchor: anchorOf(view), turnLeft, cardOptions: ctx.cardOptions, live });
+  centre.replaceChildren(...game.centre(view, ctx));
 }
 
 /** Animate copies of `cards` (elements) from where they are to the seat element. */

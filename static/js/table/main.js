@@ -8,11 +8,10 @@ import { h, chips } from "../dom.js";
 import * as bouillotte from "./bouillotte.js";
 import * as bourre from "./bourre.js";
 import { appendChat, appendNotice } from "./chat.js";
-import { flyTo, place, renderSeats, seatPosition } from "./felt.js";
+import { deckOptions, drawFelt, flyTo, placeToward, setFourColour } from "./felt.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { TableSocket } from "./socket.js";
 
-const COLOUR_KEY = "salon.fourColour";
 const root = document.getElementById("table-app");
 const tableId = Number(root.dataset.tableId);
 const chipUnit = root.dataset.chipUnit;
@@ -30,14 +29,21 @@ const state = {
   myTurn: false,
   nextHandAt: null,
   turnEndsAt: null,
+  // The last hand played here stays one click away after the next deal (its hand page).
+  lastHandId: null,
+  // The commitment this browser last contributed to, and the value it sent.
+  contribution: null,
 };
+// Refusals of a contribution that change nothing for the player (another tab of theirs sent
+// one already, or the deal came first): not worth a message.
+const QUIET_CODES = new Set(["entropy_already_sent", "entropy_closed"]);
 const selected = new Set();
 
 const ctx = {
   selected,
   sounds,
   get cardOptions() {
-    return { fourColour: localStorage.getItem(COLOUR_KEY) === "on" };
+    return deckOptions();
   },
   rerender: () => render(),
   notice: (text) => appendNotice($("chat-log"), text),
@@ -45,9 +51,7 @@ const ctx = {
     if (!socket.act(fields, state.version)) toast("You are offline; reconnecting…");
   },
   placeToward(el, seat, share) {
-    const view = state.view;
-    const spot = seatPosition(seat, anchor(view), view.table.seat_count);
-    place(el, { x: 50 + (spot.x - 50) * share, y: 50 + (spot.y - 50) * share });
+    placeToward(el, state.view, seat, share);
   },
   rules() {
     return state.view?.table.rules ?? {};
@@ -78,10 +82,6 @@ const ctx = {
     for (const temp of temps) temp.remove();
   },
 };
-
-function anchor(view) {
-  return view.you.seat ?? 0;
-}
 
 let toastTimer = null;
 function toast(message) {
@@ -126,11 +126,52 @@ function onSnapshot(frame) {
   state.myTurn = myTurn;
   state.view = view;
   state.version = frame.version;
+  if (view.last_result?.hand_id) state.lastHandId = view.last_result.hand_id;
   root.dataset.version = String(frame.version);
   const now = performance.now();
   state.nextHandAt = view.next_hand_in === null ? null : now + view.next_hand_in * 1000;
   state.turnEndsAt = view.turn_ends_in === null ? null : now + view.turn_ends_in * 1000;
+  contribute(view);
   render();
+}
+
+// A seated player's browser adds 32 random bytes to every deal as soon as the server has
+// committed to its own seed for it (docs/fair-shuffle.md): once per commitment.
+function contribute(view) {
+  const next = view.next_hand;
+  const seat = view.you.seat;
+  if (!next || seat === null) return;
+  const mine = state.contribution;
+  if (mine?.commitment === next.commitment) {
+    // The table lists the seats whose share it took: from then on ours must be in the deal.
+    if (next.contributed.includes(seat)) mine.taken = true;
+    return;
+  }
+  if (next.contributed.includes(seat)) return; // another tab of ours sent it
+  const value = socket.contribute();
+  if (value) state.contribution = { commitment: next.commitment, value, taken: false };
+}
+
+// When a hand is dealt, a browser whose share the table took checks it is in the deal (one
+// sent as the deal began is refused, and rightly missing).
+function onNewHand(data) {
+  const mine = state.contribution;
+  if (mine?.commitment !== data.commitment || !mine.taken) return;
+  if (!Object.values(data.contributions ?? {}).includes(mine.value)) {
+    toast("Your browser's random share is missing from this deal.");
+  }
+}
+
+// The hand's commitment to the server's seed, shown from the deal: the seed published
+// after the hand must hash to it (the hand page checks it).
+function renderCommitment(view) {
+  const el = $("hand-commitment");
+  if (!el) return;
+  const value = view.hand?.commitment ?? "";
+  el.hidden = !value;
+  el.dataset.commitment = value;
+  el.title = value ? `SHA-256 of the server's seed for this hand: ${value}` : "";
+  el.textContent = value ? `Commitment ${value.slice(0, 16)}…` : "";
 }
 
 function onFrame(frame) {
@@ -139,7 +180,9 @@ function onFrame(frame) {
       onSnapshot(frame);
       break;
     case "event":
+      if (frame.kind === "new_hand") onNewHand(frame.data);
       game.onEvent(frame, ctx);
+      if (frame.kind === "hand_over" && frame.data.hand_id) state.lastHandId = frame.data.hand_id;
       if (frame.kind === "hand_over" && state.view?.you.seat !== null) {
         const me = state.view.seats.find((s) => s.seat === state.view.you.seat);
         const won = me && (frame.data.winner === me.username || (frame.data.pots ?? []).some((p) => p.winner === me.username));
@@ -147,6 +190,7 @@ function onFrame(frame) {
       }
       break;
     case "error":
+      if (QUIET_CODES.has(frame.code)) break;
       toast(frame.message);
       if (frame.code === "stale_version") socket.resync();
       break;
@@ -215,13 +259,21 @@ function renderResult(view) {
   panel.hidden = false;
   panel.replaceChildren(
     ...game.result(report, ctx),
+    report.hand_id ? h("a", { class: "result-link", href: handPage(report.hand_id), text: "Open this hand" }) : null,
     h("p", { class: "next-hand", id: "next-hand" }),
     h("button", { type: "button", class: "small secondary", text: "Hide", onclick: () => { panel.hidden = true; } }),
   );
   tick();
 }
 
+function handPage(handId) {
+  return `/hands/${handId}`;
+}
+
 function renderToolbar(view) {
+  const last = $("last-hand");
+  last.hidden = !state.lastHandId;
+  if (state.lastHandId) last.href = handPage(state.lastHandId);
   const seat = view.seats.find((s) => s.seat === view.you.seat);
   const seated = Boolean(seat);
   $("sit-out").hidden = !seated;
@@ -249,9 +301,9 @@ function render() {
   root.classList.toggle("is-spectator", view.you.seat === null);
   // Redraws between snapshots (a card picked for the draw) keep the timer where it is.
   const turnLeft = state.turnEndsAt === null ? null : Math.max(0, (state.turnEndsAt - performance.now()) / 1000);
-  renderSeats($("seats"), view, game, { onSit: sitDown, anchor: anchor(view), turnLeft });
-  $("centre").replaceChildren(...game.centre(view, ctx));
+  drawFelt({ seats: $("seats"), centre: $("centre") }, view, game, ctx, { onSit: sitDown, turnLeft });
   $("hand-info").textContent = view.hand ? game.handInfo(view.hand) : "";
+  renderCommitment(view);
   renderMine(view);
   renderResult(view);
   renderToolbar(view);
@@ -338,7 +390,7 @@ $("sound-toggle").addEventListener("click", () => {
   render();
 });
 $("colour-toggle").addEventListener("click", () => {
-  localStorage.setItem(COLOUR_KEY, ctx.cardOptions.fourColour ? "off" : "on");
+  setFourColour(!ctx.cardOptions.fourColour);
   render();
 });
 
@@ -367,5 +419,19 @@ $("chat-form").addEventListener("submit", (event) => {
   else toast("You are offline; reconnecting…");
 });
 
+/** After a reload between hands the last result is gone from the view: ask the history. */
+async function findLastHand() {
+  try {
+    const found = await api(`/api/hands?table_id=${tableId}&limit=1`);
+    if (!state.lastHandId && found.hands.length) {
+      state.lastHandId = found.hands[0].id;
+      render();
+    }
+  } catch {
+    // No hand of mine here yet, or the server is away: no "Last hand" link, nothing else.
+  }
+}
+
 const socket = new TableSocket(tableId, onFrame, setConnection, invite);
 socket.connect();
+findLastHand();

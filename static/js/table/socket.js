@@ -80,6 +80,16 @@ export class TableSocket {
     return this.send({ type: "action", id, version, ...fields }) ? id : null;
   }
 
+  /**
+   * Add this browser's share to the coming deal's seed (docs/fair-shuffle.md): 32 bytes from
+   * the cryptographic generator, sent as lowercase hex. Returns the hex (null when offline).
+   */
+  contribute() {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    const value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    return this.send({ type: "entropy", value }) ? value : null;
+  }
+
   resync() {
     if (this.version !== null) this.send({ type: "resync", version: this.version });
   }

@@ -1,0 +1,240 @@
+"""A stored hand dealt again through the engine, as the table dealt it.
+
+The hand's seed, its table-log header and what the table carried into it (button,
+exemptions, who sat out) deal exactly the hand that was played; its stored actions then
+replay it step by step (see `hand_steps`), each step seen by one viewer through the
+engine's own `view(seat)` whitelist: a member sees what they saw at the table (their cards,
+what was played face up, the showdown), an admin every seat's view merged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine.base import Action, Game
+from app.engine.rng import seed_from_hex
+from app.tables.games import LiveHand, driver
+
+
+def deal_stored(header: Mapping[str, Any], players: Mapping[str, Any], seed_hex: str) -> LiveHand:
+    """The stored hand, dealt and not yet played (as `TableActor._restore` deals it)."""
+    game = driver(str(header["game"]))
+    stacks = [int(s["stack"]) for s in header["seats"]]
+    return game.deal(
+        game.parse_rules(header.get("rules", {})),
+        stacks,
+        int(header.get("pot", 0)),
+        players.get("state", {}),
+        seed_from_hex(seed_hex),
+        players.get("sitting_out", []),
+    )
+
+
+def action_from_log(data: Mapping[str, Any]) -> Action:
+    """An action in its table-log form, as the engine takes it."""
+    cards = data.get("cards")
+    return Action(
+        int(data["seat"]),
+        str(data["action"]),
+        card=data.get("card"),
+        cards=tuple(cards) if cards is not None else None,
+        amount=data.get("amount"),
+    )
+
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_text(card: str) -> str:
+    """A card as a person reads it: "AS" → "A♠", "TD" → "10♦"."""
+    rank = "10" if card[0] == "T" else card[0]
+    return rank + SUIT_SYMBOLS[card[1]]
+
+
+def cards_text(cards: list[str]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who a replay is for: a seat (or None, a spectator's view), or everything (admins)."""
+
+    seat: int | None
+    full: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayContext:
+    """What the live table showed around the hand: the table, who sat where."""
+
+    table: dict[str, Any]
+    number: int
+    commitment: str
+    # Seat → (display name, username) of the members seated when it was dealt.
+    seated: dict[int, tuple[str, str]]
+    result: dict[str, Any]
+    stacks_after: dict[int, int]
+
+
+def full_view(game: Game, dealt_in: frozenset[int]) -> dict[str, Any]:
+    """An admin's view: the spectator's, plus what each seat dealt in sees privately (its
+    cards, its discards…), merged from that seat's own view, never from the full state."""
+    view = game.view(None)
+    private: dict[str, dict[str, Any]] = {}
+    for seat in sorted(dealt_in):
+        own = game.view(seat)
+        private[str(seat)] = {
+            k: v for k, v in own.items() if k not in view and k not in ("legal_actions", "viewer")
+        }
+    view["full"] = True
+    view["hands"] = {seat: mine.get("hand", []) for seat, mine in private.items()}
+    view["private"] = private
+    return view
+
+
+def _label(action: Action, name: str, viewer: Viewer) -> str:
+    """The action as a sentence; a Bourré discard names its cards only to whom saw them."""
+    match action.kind:
+        case "card":
+            return f"{name} plays {card_text(action.card or '')}"
+        case "play":
+            return f"{name} plays the hand"
+        case "pass":
+            return f"{name} passes"
+        case "discard":
+            cards = list(action.cards or ())
+            if not cards:
+                return f"{name} keeps every card"
+            if viewer.full or viewer.seat == action.seat:
+                return f"{name} discards {cards_text(cards)}"
+            return f"{name} exchanges {len(cards)} card{'s' if len(cards) > 1 else ''}"
+        case "take_trump":
+            return f"{name} takes the turned card"
+        case "take_back":
+            return f"{name} takes back a card"
+        case "straddle":
+            return f"{name} straddles"
+        case "decline":
+            return f"{name} declines"
+        case "buy_back":
+            return f"{name} buys back"
+        case "open":
+            return f"{name} opens to {action.amount}"
+        case "call":
+            return f"{name} calls"
+        case "raise":
+            return f"{name} raises to {action.amount}"
+        case "all_in":
+            return f"{name} goes all in"
+        case "fold":
+            return f"{name} folds"
+    return f"{name}: {action.kind}"
+
+
+def result_label(game: str, result: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """The hand's end in a sentence (`names`: table-log name → display name)."""
+
+    def who(name: str) -> str:
+        return names.get(name, name)
+
+    if game == "bourre":
+        if not result.get("players"):
+            said = "Nobody played: the pot stays"
+        elif result.get("winner"):
+            said = f"{who(result['winner'])} takes the pot of {result.get('pot', 0)}"
+        else:
+            said = "Tied for most tricks: the pot stays"
+        bourre = [who(n) for n in result.get("bourre", [])]
+        return said + (f"; bourré: {', '.join(bourre)}" if bourre else "")
+    pots = result.get("pots", [])
+    if not pots:
+        return "Thrown in: the pot stays"
+    return "; ".join(f"{who(p['winner'])} wins {p['amount']}" for p in pots)
+
+
+def hand_steps(
+    header: Mapping[str, Any],
+    players: Mapping[str, Any],
+    seed_hex: str,
+    actions: list[dict[str, Any]],
+    context: ReplayContext,
+    viewer: Viewer,
+) -> list[dict[str, Any]]:
+    """The hand replayed for one viewer: after the deal, after each action, at the end.
+    Each step's `view` has the live table view's shape, so the felt draws it unchanged."""
+    live = deal_stored(header, players, seed_hex)
+    game = live.game
+    dealt_in = live.dealt_in
+    game_name = str(header["game"])
+    seat = viewer.seat if viewer.seat in dealt_in else None
+    stacks = {n: int(s["stack"]) for n, s in enumerate(header["seats"])}
+    away = set(players.get("sitting_out", []))
+
+    def table_view(hand: dict[str, Any], after: bool) -> dict[str, Any]:
+        return {
+            "table": context.table,
+            "seats": [
+                {
+                    "seat": n,
+                    "name": name,
+                    "username": username,
+                    "stack": (context.stacks_after if after else stacks).get(n, 0),
+                    "sitting_out": n in away,
+                    "leaving": False,
+                    "connected": False,
+                }
+                for n, (name, username) in sorted(context.seated.items())
+            ],
+            "you": {"seat": seat},
+            "pot": int(context.result.get("carry", 0)) if after else int(header.get("pot", 0)),
+            "hand": hand,
+            "turn_ends_in": None,
+            "next_hand_in": None,
+            "last_result": context.result if after else None,
+        }
+
+    def hand_view() -> dict[str, Any]:
+        engine = full_view(game, dealt_in) if viewer.full else game.view(seat)
+        return {"number": context.number, "commitment": context.commitment, **engine}
+
+    def name_of(n: int) -> str:
+        return context.seated.get(n, (f"Seat {n}", ""))[0]
+
+    steps: list[dict[str, Any]] = [
+        {
+            "label": f"Hand #{context.number} is dealt",
+            "kind": "deal",
+            "trick": None,
+            "round": None,
+            "view": table_view(hand_view(), after=False),
+        }
+    ]
+    for data in actions:
+        action = action_from_log(data)
+        public = game.view(None)
+        trick = len(public.get("tricks", [])) + 1 if action.kind == "card" else None
+        round_name = str(public["phase"]) if game_name == "bouillotte" else None
+        game.apply(action)
+        steps.append(
+            {
+                "label": _label(action, name_of(action.seat), viewer),
+                "kind": "action",
+                "trick": trick,
+                "round": round_name,
+                "view": table_view(hand_view(), after=False),
+            }
+        )
+    log_names = list(context.result.get("stacks", {}))
+    display = {log_names[n]: name_of(n) for n in context.seated if n < len(log_names)}
+    steps.append(
+        {
+            "label": result_label(game_name, context.result, display),
+            "kind": "end",
+            "trick": None,
+            "round": None,
+            "view": table_view(hand_view(), after=True),
+        }
+    )
+    return steps

@@ -1,0 +1,91 @@
+"""A hand as a printed record a person reads: the table, the seats, the cards the reader may
+see, every action in order, the result. Built only from the steps replayed for the reader
+(`hand_replay.hand_steps`), so it shows exactly what the hand page shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.services.hand_replay import card_text, cards_text
+from app.services.history import HandSummary
+
+GAME_TITLES = {"bourre": "Bourré", "bouillotte": "Bouillotte"}
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def _cards_line(view: Mapping[str, Any], seated: Mapping[int, str], full: bool) -> list[str]:
+    if full:
+        hands = view.get("hands", {})
+        return [
+            f"  {seated.get(int(seat), f'Seat {seat}')}: {cards_text(cards)}"
+            for seat, cards in sorted(hands.items(), key=lambda kv: int(kv[0]))
+        ]
+    if view.get("hand"):
+        return [f"  Your cards: {cards_text(view['hand'])}"]
+    return []
+
+
+def _has_cards(view: Mapping[str, Any]) -> bool:
+    return bool(view.get("hand")) or any(view.get("hands", {}).values())
+
+
+def _table_cards(game: str, view: Mapping[str, Any]) -> str | None:
+    if game == "bourre" and view.get("turned_card"):
+        return f"Trump: {card_text(view['turned_card'])} turned"
+    if game == "bouillotte" and view.get("upcard"):
+        return f"Upcard: {card_text(view['upcard'])}"
+    return None
+
+
+def hand_record(
+    summary: HandSummary, steps: Sequence[Mapping[str, Any]], seed: str | None, full: bool
+) -> str:
+    """The printed record of one hand, as `steps` show it to their viewer."""
+    deal = steps[0]["view"]
+    end = steps[-1]["view"]
+    hand = deal["hand"]
+    seated = {p.seat: p.name for p in summary.players}
+    lines = [
+        f"Salon hand history: {summary.table_name}, Hand #{summary.number}"
+        f" ({GAME_TITLES.get(summary.game, summary.game)})",
+        f"Ended {summary.ended_at.strftime('%Y-%m-%d %H:%M:%S')} UTC",
+        f"Commitment (SHA-256 of the seed): {hand['commitment']}",
+        f"Seed: {seed}" if seed else "Seed: not revealed yet",
+    ]
+    if full:
+        lines.append("Full view (admin): every player's cards are shown.")
+    lines.append("")
+    lines.append(f"Dealer: {seated.get(int(hand['dealer']), 'seat ' + str(hand['dealer']))}")
+    for seat in deal["seats"]:
+        lines.append(f"Seat {seat['seat']}: {seat['name']} ({seat['stack']} chips)")
+    # Bouillotte deals after the straddles: the cards are those of the first step showing any.
+    seen = next((step["view"]["hand"] for step in steps if _has_cards(step["view"]["hand"])), hand)
+    on_table = _table_cards(summary.game, seen)
+    if on_table:
+        lines.append(on_table)
+    dealt = _cards_line(seen, seated, full)
+    if dealt:
+        lines.append("Cards dealt:")
+        lines.extend(dealt)
+    lines.append("")
+    lines.append("Actions:")
+    for n, step in enumerate(steps[1:-1], start=1):
+        where = f" (trick {step['trick']})" if step.get("trick") else ""
+        lines.append(f"  {n}. {step['label']}{where}")
+    lines.append("")
+    showdown = end["hand"].get("showdown")
+    if showdown:
+        lines.append("Showdown:")
+        for seat, shown in sorted(showdown.items(), key=lambda kv: int(kv[0])):
+            name = seated.get(int(seat), f"Seat {seat}")
+            lines.append(f"  {name}: {cards_text(shown['cards'])} ({shown['rank']})")
+    lines.append(f"Result: {steps[-1]['label']}")
+    for player in summary.players:
+        mark = " (won)" if player.won else ""
+        lines.append(f"  {player.name}: {_signed(player.net)}{mark}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,133 @@
+// My hands: the member's past hands, newest first, a page at a time, filtered by the form
+// (game, table, dates; for admins also member and pot size, over every hand of the club);
+// then the member's net per day and statistics by game and by month, with SVG charts.
+import { api, ApiError } from "../api.js";
+import { h, chips, GAME_NAMES, signedChips } from "../dom.js";
+import { barChart } from "./chart.js";
+
+const PAGE_SIZE = 20;
+const root = document.getElementById("hands-app");
+const admin = root.dataset.admin === "true";
+const form = document.getElementById("hand-filters");
+const list = document.getElementById("hand-list");
+const status = document.getElementById("hands-status");
+const older = document.getElementById("older");
+const newer = document.getElementById("newer");
+const $ = (id) => document.getElementById(id);
+
+// The filter is the page's query string (the form is a GET form), so a search is a link.
+const query = new URLSearchParams(window.location.search);
+// Cursors of the pages before the one shown: "Newer" goes back to the last of them.
+const previous = [];
+let current = null;
+
+/** The API's filters: dates are the viewer's local days, from the first to the last. */
+function filters() {
+  const params = new URLSearchParams();
+  for (const name of ["game", "table_id", "member_id", "min_pot", "max_pot"]) {
+    const value = query.get(name);
+    if (value) params.set(name, value);
+  }
+  const since = query.get("since");
+  const until = query.get("until");
+  if (since) params.set("since", new Date(`${since}T00:00`).toISOString());
+  if (until) {
+    const end = new Date(`${until}T00:00`);
+    end.setDate(end.getDate() + 1);
+    params.set("until", end.toISOString());
+  }
+  return params;
+}
+
+function fillForm() {
+  for (const [name, value] of query) {
+    const field = form.elements.namedItem(name);
+    if (field) field.value = value;
+  }
+}
+
+function when(iso) {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function signed(amount) {
+  if (amount === null || amount === undefined) return null;
+  return h("span", { class: amount > 0 ? "delta up" : amount < 0 ? "delta down" : "delta", text: signedChips(amount) });
+}
+
+function handRow(hand) {
+  const players = hand.players.map((p) => p.name).join(", ");
+  return h("li", { class: "hand-row", dataset: { handId: String(hand.id) } },
+    h("a", { class: "hand-link", href: `/hands/${hand.id}` },
+      h("span", { class: `game-badge game-badge--${hand.game}`, text: GAME_NAMES[hand.game] ?? hand.game }),
+      h("strong", { text: `${hand.table_name} · hand ${hand.number}` })),
+    h("time", { class: "muted", datetime: hand.ended_at, text: when(hand.ended_at) }),
+    h("span", { class: "hand-pot" }, "Pot ", h("strong", { text: chips(hand.pot) })),
+    hand.my_net === null ? null : h("span", { class: "hand-net", dataset: { testid: "my-net" } }, "Me ", signed(hand.my_net)),
+    h("span", { class: "hand-winners", text: hand.winners.length ? `Won by ${hand.winners.join(", ")}` : "Pot carried" }),
+    admin ? h("span", { class: "hand-players muted", text: players }) : null);
+}
+
+async function showPage(cursor) {
+  const params = filters();
+  params.set("limit", String(PAGE_SIZE));
+  if (cursor) params.set("cursor", cursor);
+  status.textContent = "Loading…";
+  try {
+    const page = await api(`/api/hands?${params}`);
+    current = cursor;
+    list.replaceChildren(...page.hands.map(handRow));
+    status.textContent = page.hands.length ? "" : "No hands match.";
+    older.hidden = !page.next_cursor;
+    older.onclick = () => {
+      previous.push(current);
+      showPage(page.next_cursor);
+    };
+    newer.hidden = previous.length === 0;
+  } catch (error) {
+    status.textContent = error instanceof ApiError ? error.message : String(error);
+  }
+}
+newer.addEventListener("click", () => showPage(previous.pop() ?? null));
+
+/** A table whose first `words` columns are text and the others numbers (right-aligned). */
+function statsTable(caption, head, rows, words = 1) {
+  const align = (n) => (n >= words ? "num" : null);
+  return h("table", { class: "ledger stats-table" },
+    h("caption", { class: "visually-hidden", text: caption }),
+    h("thead", {}, h("tr", {}, ...head.map((text, n) => h("th", { class: align(n), text })))),
+    h("tbody", {}, ...rows.map((cells) => h("tr", {}, ...cells.map((cell, n) => h("td", { class: align(n) }, cell))))));
+}
+
+const STAT_HEAD = ["Hands", "Won", "Paid as bourré", "Brelans", "Net"];
+function statCells(s) {
+  return [chips(s.hands), chips(s.won), chips(s.bourres_paid), chips(s.brelans), signed(s.net)];
+}
+
+async function showStats() {
+  let stats;
+  try {
+    stats = await api("/api/hands/stats");
+  } catch (error) {
+    $("stats-by-game").textContent = error instanceof ApiError ? error.message : String(error);
+    return;
+  }
+  const games = Object.entries(stats.by_game);
+  $("stats-by-game").replaceChildren(games.length
+    ? statsTable("By game", ["Game", ...STAT_HEAD], games.map(([game, s]) => [GAME_NAMES[game] ?? game, ...statCells(s)]))
+    : h("p", { class: "muted", text: "No hands played yet." }));
+  $("stats-months").hidden = stats.by_month.length === 0;
+  const months = new Map();
+  for (const row of stats.by_month) months.set(row.month, (months.get(row.month) ?? 0) + row.net);
+  $("stats-chart").replaceChildren(barChart([...months].map(([month, net]) => ({ label: month, value: net })), "Net chips by month"));
+  $("stats-by-month").replaceChildren(statsTable("By month", ["Month", "Game", ...STAT_HEAD],
+    stats.by_month.map((row) => [row.month, GAME_NAMES[row.game] ?? row.game, ...statCells(row)]), 2));
+  $("net-by-day-card").hidden = stats.net_by_day.length === 0;
+  $("net-by-day").replaceChildren(barChart(
+    stats.net_by_day.map((d) => ({ label: d.day.slice(5), value: d.net, title: `${d.day}: ${chips(d.net)}` })),
+    "My net chips per day"));
+}
+
+fillForm();
+showPage(null);
+showStats();
