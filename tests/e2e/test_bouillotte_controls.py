@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.table_ui import act, acting, expect_usable, stack_of, version
-from tests.e2e.test_tables import seat_players
+from tests.e2e.table_ui import act, acting, expect_usable, seat_players, stack_of, version
 from tests.e2e.ui import LiveServer, NewPage, Shot
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.table_ui import act, to_act
-from tests.e2e.test_tables import seat_players
+from tests.e2e.table_ui import act, seat_players, to_act
 from tests.e2e.ui import LiveServer, NewPage, Shot
 
 STYLE = """el => {

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_tables import seat_players
+from tests.e2e.table_ui import seat_players
 from tests.e2e.ui import LiveServer, NewPage, Shot
 
 OFFLINE = re.compile(r"\bseat--offline\b")
