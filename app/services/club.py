@@ -27,6 +27,11 @@ async def club_exists(session: AsyncSession) -> bool:
     return await session.get(Club, 1) is not None
 
 
+# When a hand's seed is published (club.seed_reveal): "hand", as each hand ends (everything
+# becomes checkable at once), or "session", when the table's session ends.
+SEED_REVEALS = ("hand", "session")
+
+
 @dataclass(frozen=True, slots=True)
 class ClubChanges:
     name: str | None = None
@@ -51,6 +56,10 @@ def _checked(changes: ClubChanges) -> ClubChanges:
     seconds = changes.default_turn_seconds
     if seconds is not None and not 5 <= seconds <= 600:
         raise InvalidInput("invalid_turn_seconds", "The turn timer must be 5 to 600 seconds.")
+    if changes.seed_reveal not in (None, *SEED_REVEALS):
+        raise InvalidInput(
+            "invalid_seed_reveal", "Seeds are revealed at the end of each hand or of the session."
+        )
     return replace(changes, name=texts["name"], chip_unit=texts["chip_unit"])
 
 

@@ -187,6 +187,7 @@ async def club_settings(
     default_turn_seconds: Annotated[str, Form(max_length=4)],
     signup_requires_approval: Annotated[str, Form(max_length=3)] = "",
     members_may_create_tables: Annotated[str, Form(max_length=3)] = "",
+    seed_reveal: Annotated[Literal["hand", "session"] | None, Form()] = None,
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         await club.update_club(
@@ -197,6 +198,7 @@ async def club_settings(
                 signup_requires_approval=signup_requires_approval == "on",
                 members_may_create_tables=members_may_create_tables == "on",
                 default_turn_seconds=_int(default_turn_seconds, "Turn timer"),
+                seed_reveal=seed_reveal,
             ),
         )
         return "Club settings saved."

@@ -198,3 +198,22 @@ async def test_stranded_chips_are_shown_and_returned_from_the_dashboard(
     assert 'data-testid="audit">balanced' in answer.text
     async with db.transaction() as session:
         assert await ledger.balance_of(session, ledger.member_account_key(member)) == 300
+
+
+async def test_the_seed_reveal_policy_is_chosen_on_the_dashboard(
+    app: FastAPI, db: Database
+) -> None:
+    await found_club(db)
+    admin = await admin_client(app)
+    page = await admin.get("/admin")
+    assert '<option value="session" selected>' in page.text
+    token, _ = await page_tokens(admin)
+    form = {"csrf_token": token, "name": "Le Cercle", "chip_unit": "jetons"}
+    form["default_turn_seconds"] = "20"
+    ok = await admin.post("/admin/club", data={**form, "seed_reveal": "hand"})
+    assert "Club settings saved." in ok.text
+    assert '<option value="hand" selected>' in ok.text
+    assert (await admin.get("/api/club")).json()["seed_reveal"] == "hand"
+    bad = await admin.post("/admin/club", data={**form, "seed_reveal": "never"})
+    assert bad.status_code == 422
+    assert (await admin.get("/api/club")).json()["seed_reveal"] == "hand"
