@@ -192,6 +192,9 @@ def test_a_bourre_hand_replayed_on_a_laptop_and_a_phone(
     players = seat_players(live_server, new_page, shot, game="bourre", names=names, buy_in=200)
     play_bourre_hand([p for p, _, _ in players])
     replay_at_both_sizes(players, shot, "bourre", "Ada's bourre", "Trick 1")
+    stages = players[0][0].get_by_label("Jump to").locator("option").all_inner_texts()
+    assert stages[:3] == ["Deal", "Declaration", "The draw"], stages
+    assert stages[3:] == [f"Trick {n}" for n in range(1, 6)] + ["End"], stages
 
 
 def test_a_bouillotte_hand_replayed_and_found_by_an_admin(

@@ -42,17 +42,23 @@ function currentView() {
   return state.detail.steps[state.at].view;
 }
 
-/** Where a step belongs, for the "Jump to" list: a trick, a betting round, the deal, the end. */
-function section(step) {
+// Bourré's stages before the tricks, by the phase an action was taken in.
+const BOURRE_STAGES = { declare: "Declaration", second: "Second declaration", draw: "The draw" };
+
+/** Where a step belongs, for the "Jump to" list: a trick, a betting round or a stage of
+ * the hand (the phase shown before the step), the deal, the end. */
+function section(step, before) {
   if (step.trick !== null && step.trick !== undefined) return `Trick ${step.trick}`;
   if (step.round) return step.round.charAt(0).toUpperCase() + step.round.slice(1).replace(/_/g, " ");
-  return step.kind === "end" ? "End" : step.kind === "deal" ? "Deal" : null;
+  if (step.kind === "end") return "End";
+  if (step.kind === "deal") return "Deal";
+  return BOURRE_STAGES[before?.view.hand?.phase] ?? null;
 }
 
 function buildJumps(steps) {
   const jumps = [];
   steps.forEach((step, at) => {
-    const name = section(step);
+    const name = section(step, steps[at - 1]);
     if (name && name !== jumps[jumps.length - 1]?.name) jumps.push({ name, at });
   });
   return jumps;
