@@ -33,7 +33,7 @@ from app.db.models import Hand
 from app.db.session import Database
 from app.errors import Conflict, Forbidden, InvalidInput
 from app.services import history
-from app.services.hand_replay import ReplayContext, Viewer, hand_steps
+from app.services.hand_replay import ReplayContext, Viewer, dealt_deck, hand_steps
 from app.services.hand_results import public_report
 from app.services.hand_text import hand_record
 
@@ -258,10 +258,23 @@ async def hand_detail(hand_id: Id, caller: CurrentCaller, db: DbDep) -> HandDeta
             "revealed": opened.hand.revealed,
             "commitment": opened.hand.commitment,
             "seed": _seed(opened, caller),
+            **_fairness(opened, caller),
             "result": _result(opened.hand),
             "steps": _steps(opened, full),
         }
     )
+
+
+def _fairness(opened: history.OpenedHand, caller: CurrentCaller) -> dict[str, Any]:
+    """What the Verify panel needs besides the seed, shown with the seed and only then."""
+    hand = opened.hand
+    if _seed(opened, caller) is None:
+        return {}
+    return {
+        "server_seed": hand.server_seed,
+        "contributions": hand.contributions,
+        "deck": dealt_deck(hand.header, hand.players, hand.seed),
+    }
 
 
 def table_log(hand: Hand) -> dict[str, Any]:

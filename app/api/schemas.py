@@ -352,6 +352,11 @@ class HandDetailPublic(Output):
     commitment: str
     # The hand's seed: to admins, and to players once the club's reveal policy allows.
     seed: str | None
+    # With the seed (docs/fair-shuffle.md): the committed server seed, the players' shares
+    # mixed into it (seat → hex) and the pack as dealt, top first, for the Verify panel.
+    server_seed: str | None = None
+    contributions: dict[str, str] | None = None
+    deck: list[str] | None = None
     result: dict[str, Any]
     steps: list[HandStepPublic]
 

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine.base import Action, Game
+from app.engine.bouillotte.deck import SeededDeck as BouillotteDeck
+from app.engine.bourre.deck import SeededDeck as BourreDeck
+from app.engine.cards import CARD_NAMES
 from app.engine.rng import seed_from_hex
 from app.tables.games import LiveHand, driver
 
@@ -30,6 +33,19 @@ def deal_stored(header: Mapping[str, Any], players: Mapping[str, Any], seed_hex:
         seed_from_hex(seed_hex),
         players.get("sitting_out", []),
     )
+
+
+def dealt_deck(header: Mapping[str, Any], players: Mapping[str, Any], seed_hex: str) -> list[str]:
+    """The pack the hand was dealt from, top first: shuffle 0 of its seed
+    (docs/fair-shuffle.md), for Bouillotte the pack of as many players as were dealt in.
+    What a hand page's Verify panel derives again from the seed and compares."""
+    seed = seed_from_hex(seed_hex)
+    if header["game"] == "bourre":
+        cards = BourreDeck(seed).deck()
+    else:
+        dealt = deal_stored(header, players, seed_hex).dealt_in
+        cards = BouillotteDeck(seed).deck(len(dealt))
+    return [CARD_NAMES[card] for card in cards]
 
 
 def action_from_log(data: Mapping[str, Any]) -> Action:

@@ -18,7 +18,10 @@ from app.api import hands as hands_api
 from app.config import Settings
 from app.db.models import Hand, HandAction, HandSeat
 from app.db.session import Database
+from app.engine.bouillotte.deck import PACKS
+from app.engine.cards import CARD_NAMES
 from app.engine.log import replay
+from app.engine.rng import contributions_from_hex, mixed_seed, shuffled, shuffled_deck
 from app.services.hand_results import pot_of
 from tests.api.hand_play import NAMES, TABLES, open_sockets, play_hands
 from tests.helpers import add_member, csrf_headers
@@ -296,7 +299,9 @@ async def test_no_seed_reaches_a_player_before_the_policy_allows(
     await open_sockets([*room.players, eve], room.table_id)
     await play_hands(room, 3, random.Random(15), watchers=[eve])
     rows = await stored(db)
-    seeds = {hand.seed for hand, _, _ in rows}
+    # The seed and the server seed it was mixed from each derive every hidden card.
+    seeds = {hand.seed for hand, _, _ in rows} | {hand.server_seed for hand, _, _ in rows}
+    assert None not in seeds
     ana = room.players[0]
     paths = (
         "/api/hands",
@@ -315,14 +320,28 @@ async def test_no_seed_reaches_a_player_before_the_policy_allows(
         assert all(not hand.revealed for hand, _, _ in rows)
         overs = [f for f in ana.frames if f.get("kind") == "hand_over" and "number" in f["data"]]
         assert overs and all("seed" not in f["data"] for f in overs)
+        assert all("server_seed" not in f["data"] for f in overs)
         assert "seed" not in ana.view["last_result"]
         # The table closes: its session ends and every seed of it is revealed together.
         closed = await room.owner.post(f"/api/tables/{room.table_id}/close")
         assert closed.status_code == 200, closed.text
         await ana.wait_for(lambda p: p.view["table"]["status"] == "closed")
-        for hand, _, _ in rows:
+        for hand, _, seats in rows:
             detail = (await ana.http.get(f"/api/hands/{hand.id}")).json()
             assert detail["revealed"] is True and detail["seed"] == hand.seed
+            # What the Verify panel checks: the server seed, the shares, the pack as dealt.
+            assert detail["server_seed"] == hand.server_seed
+            assert detail["contributions"] == hand.contributions
+            seed = bytes.fromhex(hand.seed)
+            assert seed == mixed_seed(
+                bytes.fromhex(hand.server_seed), contributions_from_hex(hand.contributions)
+            )
+            pack = (
+                shuffled_deck(seed)
+                if hand.header["game"] == "bourre"
+                else shuffled(PACKS[len(seats)], seed, 0)  # the pack of the players dealt in
+            )
+            assert detail["deck"] == [CARD_NAMES[c] for c in pack]
             log = await ana.http.get(f"/api/hands/{hand.id}/log.json")
             assert log.status_code == 200 and replay(log.json())["hands"]
     else:

@@ -149,10 +149,9 @@ def step_through(page: Page, shot: Shot, name: str, jump_to: str) -> None:
 
 
 def verify(page: Page, shot: Shot, name: str) -> None:
-    """The seed is revealed: Verify recomputes it in the browser and shows a match. A hand
-    dealt from players' contributions committed to its server seed; while the hand's API
-    answer does not carry that server seed, the panel must say it cannot check, and never
-    claim a match or a mismatch."""
+    """The seed is revealed: Verify recomputes in the browser the commitment, the seed from
+    the server seed and the players' shares, and the deck, and shows a match; the same check
+    on the hand with one card of its deck swapped fails."""
     panel = page.locator("#verify")
     expect(panel.get_by_role("link", name="How the fair shuffle works")).to_be_visible()
     expect(panel.locator("#seed")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
@@ -160,16 +159,23 @@ def verify(page: Page, shot: Shot, name: str) -> None:
     seen(button)
     button.click()
     result = panel.locator("#verify-result")
-    served = page.evaluate(
-        "async () => 'server_seed' in await (await fetch(location.pathname.replace"
-        "('/hands/', '/api/hands/'))).json()"
+    expect(result).to_have_attribute("data-state", "match")
+    expect(result).to_contain_text("deals exactly these cards")
+    tampered = page.evaluate(
+        """async () => {
+            const api = location.pathname.replace('/hands/', '/api/hands/');
+            const detail = await (await fetch(api)).json();
+            const { verifyHand } = await import('/static/js/fair.js');
+            const deck = [...detail.deck];
+            [deck[0], deck[1]] = [deck[1], deck[0]];
+            const args = {commitment: detail.commitment, serverSeed: detail.server_seed,
+                contributions: detail.contributions, seed: detail.seed, game: detail.hand.game};
+            const honest = await verifyHand({...args, deck: detail.deck});
+            return [honest, await verifyHand({...args, deck})];
+        }"""
     )
-    if served:
-        expect(result).to_have_attribute("data-state", "match")
-        expect(result).to_contain_text("Match")
-    else:
-        expect(result).to_have_attribute("data-state", "unavailable")
-        expect(result).to_contain_text("server seed is not in its history")
+    assert tampered[0]["deck"] and tampered[0]["seed"] and tampered[0]["commitment"]
+    assert not tampered[1]["deck"], "a changed card went unnoticed"
     shot(page, name)
 
 

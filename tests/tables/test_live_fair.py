@@ -22,6 +22,7 @@ from app.engine import log as table_log
 from app.engine import rng
 from app.main import create_app
 from app.tables.clock import FakeClock
+from tests.helpers import csrf_headers
 from tests.tables.harness import Player, Room, open_room, play_until_over, seated, serving
 
 NAMES = ["ana", "bob", "cyd"]
@@ -41,6 +42,11 @@ async def room(settings: Settings, db: Database) -> AsyncIterator[Room]:
     async with open_room(
         settings, db, TABLE, NAMES, buy_in=100, ws_messages_per_window=10_000
     ) as room:
+        # Seeds published as each hand ends, so that the reports can be checked at once.
+        reveal = await room.owner.http.patch(
+            "/api/admin/club", json={"seed_reveal": "hand"}, headers=csrf_headers(room.owner.http)
+        )
+        assert reveal.status_code == 200, reveal.text
         for player in room.players:
             await player.open(room.table_id)
             await player.wait_for(lambda p: p.snapshot is not None)
