@@ -8,11 +8,13 @@ the choices of the filter form (tables, and for admins the members).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import DbDep, OptionalCaller
@@ -39,6 +41,39 @@ async def _tables_with_hands(session: AsyncSession, viewer: User, admin: bool) -
     return list((await session.scalars(query)).all())
 
 
+@dataclass(frozen=True, slots=True)
+class TableSession:
+    """One sitting of a table (until it closed or its last player left), for the admins."""
+
+    table: GameTable
+    session: int
+    hands: int
+    first: datetime
+    last: datetime | None
+
+
+async def _sessions(session: AsyncSession) -> list[TableSession]:
+    """Every table's sessions that dealt hands, closed tables included, newest first."""
+    rows = (
+        await session.execute(
+            select(
+                GameTable,
+                Hand.session,
+                func.count(Hand.id),
+                func.min(Hand.started_at),
+                func.max(Hand.ended_at),
+            )
+            .join(Hand, Hand.table_id == GameTable.id)
+            .group_by(GameTable.id, Hand.session)
+            .order_by(func.min(Hand.started_at).desc())
+        )
+    ).all()
+    return [
+        TableSession(table, number, count, first, last)
+        for table, number, count, first, last in rows
+    ]
+
+
 @router.get("/hands")
 async def hands_page(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
     if caller is None:
@@ -47,6 +82,7 @@ async def hands_page(request: Request, db: DbDep, caller: OptionalCaller) -> Res
         the_club = await club.get_club(session)
         tables = await _tables_with_hands(session, caller.user, caller.is_admin)
         everyone = [user for user, _ in await members.list_members(session)]
+        sessions = await _sessions(session) if caller.is_admin else []
     return await render(
         request,
         db,
@@ -55,6 +91,7 @@ async def hands_page(request: Request, db: DbDep, caller: OptionalCaller) -> Res
         chip_unit=the_club.chip_unit,
         tables=tables,
         members=everyone if caller.is_admin else [],
+        sessions=sessions,
     )
 
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 from fastapi import FastAPI
 
+from app.db.models import Hand, TableStatus, User
 from app.db.session import Database
+from app.db.types import utcnow
+from app.services.tables import TableSpec, create_table
 from tests.helpers import add_member, found_club, logged_in_client
 
 
@@ -59,3 +64,52 @@ async def test_the_fair_shuffle_document_is_served(client: httpx.AsyncClient, db
     response = await client.get("/docs/fair-shuffle")
     assert response.status_code == 200
     assert "salon.shuffle/v1" in response.text
+
+
+async def test_an_admin_sees_every_tables_sessions_closed_ones_too(
+    app: FastAPI, db: Database
+) -> None:
+    owner_id = await found_club(db)
+    async with db.transaction() as session:
+        owner = await session.get(User, owner_id)
+        assert owner is not None
+        spec = TableSpec(
+            name="Old Friday",
+            game="bourre",
+            rules={},
+            seat_count=4,
+            buy_in_min=20,
+            buy_in_max=200,
+        )
+        table = await create_table(session, owner, spec)
+        for number, session_no in ((1, 1), (2, 1), (3, 2)):
+            session.add(
+                Hand(
+                    table_id=table.id,
+                    number=number,
+                    seed="00" * 32,
+                    commitment="11" * 32,
+                    header={},
+                    players={},
+                    running=False,
+                    ended_at=utcnow(),
+                    session=session_no,
+                )
+            )
+        table.status = TableStatus.CLOSED
+        table_id = table.id
+    admin = await logged_in_client(app, "owner")
+    page = await admin.get("/hands")
+    assert 'data-testid="sessions"' in page.text
+    rows = re.findall(r"<tr>\s*<td>Old Friday.*?</tr>", page.text, re.S)
+    assert len(rows) == 2 and all("closed" in row for row in rows)
+    counts = sorted(re.findall(r'<td class="num">(\d+)</td>', row) for row in rows)
+    assert counts == [["1"], ["2"]]  # session 1 dealt two hands, session 2 one
+    export = re.search(r'href="(/api/admin/hands/export\?[^"]*format=csv)"', rows[0])
+    assert export is not None
+    answer = await admin.get(export.group(1).replace("&amp;", "&"))
+    assert answer.status_code == 200
+    assert f"table_id={table_id}" in export.group(1)
+    await add_member(db, "rose")
+    rose = await logged_in_client(app, "rose")
+    assert 'data-testid="sessions"' not in (await rose.get("/hands")).text
