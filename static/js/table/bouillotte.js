@@ -2,7 +2,7 @@
 // betting controls within the legal range, and the showdown with every hand face up, each
 // suit's points and the brelan bonuses.
 import { h, chips } from "../dom.js";
-import { cardElement, cardLabel, rankLabel, suitSymbol } from "../cards.js";
+import { cardElement, cardLabel, rankLabel, suitName, suitSymbol } from "../cards.js";
 
 const STATUS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };
 const PHASES = {
@@ -154,6 +154,42 @@ export function myArea(view, ctx) {
   return { prompt, cards, controls };
 }
 
+// §6: the order of ranks when the owner of a suit is decided (its highest card).
+const RANK_ORDER = "AKQJT98765432";
+const RANK_PLURAL = { A: "aces", K: "kings", Q: "queens", J: "jacks", 9: "nines", 8: "eights" };
+
+/** Why `winner` won at the showdown, in words (§6): their brelan, or the suit whose points
+ *  carried it — the best suit they own (hold the highest card of, among the players still
+ *  in), with its total and whether the upcard counted in it. Empty without a showdown. */
+function whyWon(report, winner) {
+  const shown = report.showdown?.[winner];
+  if (!shown) return "";
+  if (shown.rank !== "points") {
+    const kind = { brelan_carre: "brelan carré", brelan: "brelan", mistigri: "mistigri brelan" }[shown.rank] ?? shown.rank;
+    const ranks = shown.cards.map((c) => c[0]);
+    const main = ranks.find((r) => ranks.filter((x) => x === r).length >= 2) ?? ranks[0];
+    return ` with a ${kind} of ${RANK_PLURAL[main] ?? main}`;
+  }
+  const stillIn = report.players.filter((p) => report.showdown[p]);
+  const owner = (suit) => {
+    let best = null;
+    for (const player of stillIn) {
+      for (const card of report.showdown[player].cards) {
+        if (card[1] === suit && (!best || RANK_ORDER.indexOf(card[0]) < RANK_ORDER.indexOf(best.card[0]))) {
+          best = { player, card };
+        }
+      }
+    }
+    return best?.player;
+  };
+  const suits = Object.entries(report.suit_points ?? {}).sort((a, b) => b[1] - a[1]);
+  const won = suits.find(([suit]) => owner(suit) === winner);
+  if (!won) return "";
+  const [suit, total] = won;
+  const upcard = report.upcard?.[1] === suit ? " (upcard counted)" : "";
+  return ` with ${total} in ${suitName(suit)}${upcard}`;
+}
+
 export function result(report, ctx) {
   const name = (username) => ctx.displayName(username);
   const lines = [h("h2", { text: `Hand ${report.number}` })];
@@ -161,7 +197,7 @@ export function result(report, ctx) {
   report.pots.forEach((pot, n) => {
     const which = report.pots.length === 1 ? "the pot" : n === 0 ? "the main pot" : `side pot ${n}`;
     lines.push(h("p", { class: "result-headline", dataset: { testid: "winner" } },
-      h("strong", { text: name(pot.winner) }), ` wins ${which} of ${chips(pot.amount)}.`));
+      h("strong", { text: name(pot.winner) }), ` wins ${which} of ${chips(pot.amount)}${whyWon(report, pot.winner)}.`));
   });
   if (!report.pots.length) {
     lines.push(h("p", { class: "result-headline", text: "Everyone passed: the pot carries to the next hand." }));
