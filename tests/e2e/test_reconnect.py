@@ -17,7 +17,7 @@ from tests.e2e.table_ui import (
     open_paused_table,
     resume,
 )
-from tests.e2e.ui import NewPage, Shot, log_in
+from tests.e2e.ui import PHONE, NewPage, Shot, log_in
 from tests.live import RestartableServer, demo_password
 
 
@@ -34,7 +34,7 @@ def test_the_table_reconnects_and_resumes_after_a_server_restart(
     table_id = open_paused_table(owner, base, name="Late game", game="bourre", seats=2)
     pages = []
     for name in ("alice", "bob"):
-        page = new_page()
+        page = new_page(PHONE) if name == "bob" else new_page()
         member_at_table(page, base, name, demo_password(env, "member"))
         join_from_lobby(page, base, table_id, 100, 1000)
         pages.append(page)
@@ -49,9 +49,20 @@ def test_the_table_reconnects_and_resumes_after_a_server_restart(
     demo_server.kill()
     for page in pages:
         expect(page.locator("#connection")).to_have_text("Reconnecting…")
+        # Said where the player looks (over their cards, on the phone too), with the retry.
+        banner = page.locator("#offline-banner")
+        expect(banner).to_be_visible()
+        expect(banner).to_have_text(re.compile(r"Connection lost: trying again (in \d+ s|now)…"))
+        banner.scroll_into_view_if_needed()
+        expect(banner).to_be_in_viewport(ratio=1)
+        below = page.locator("#my-hand").bounding_box()
+        box = banner.bounding_box()
+        assert box is not None and below is not None and box["y"] < below["y"]
+    shot(pages[1], "bourre-reconnecting-phone")
     demo_server.start()
     for page in pages:
         expect(page.locator("#connection")).to_have_text("Connected", timeout=20_000)
+        expect(page.locator("#offline-banner")).to_be_hidden()
         expect(page.locator("#hand-info")).to_contain_text("Hand 1")
     assert [sorted(my_cards(page)) for page in pages] == before
     # Play goes on from where it was: the player to act is asked, and the table moves on.

@@ -92,6 +92,8 @@ function toast(message) {
   toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
 }
 
+let retryTimer = null;
+
 function setConnection(status, detail) {
   const el = $("connection");
   el.dataset.state = status;
@@ -99,8 +101,35 @@ function setConnection(status, detail) {
     connecting: "Connecting…",
     open: "Connected",
     reconnecting: "Reconnecting…",
-    stopped: detail ?? "Disconnected",
+    stopped: typeof detail === "string" ? detail : "Disconnected",
   }[status];
+  showOffline(status, detail);
+}
+
+/** While the connection is down, say so where the player looks — over their cards and
+ *  controls, not only in the bar at the top (off screen on a phone) — and when the next
+ *  try is, counting down. */
+function showOffline(status, detail) {
+  const banner = $("offline-banner");
+  clearInterval(retryTimer);
+  if (status === "open" || status === "connecting") {
+    banner.hidden = true;
+    return;
+  }
+  banner.hidden = false;
+  if (status === "stopped") {
+    banner.textContent = typeof detail === "string" ? detail : "Disconnected from the table.";
+    return;
+  }
+  const retryAt = Date.now() + (Number(detail) || 0);
+  const tell = () => {
+    const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+    banner.textContent = seconds
+      ? `Connection lost: trying again in ${seconds} s…`
+      : "Connection lost: trying again now…";
+  };
+  tell();
+  retryTimer = setInterval(tell, 1000);
 }
 
 // ---------------------------------------------------------------- frames

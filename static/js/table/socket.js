@@ -10,7 +10,8 @@ export class TableSocket {
   /**
    * @param {number} tableId
    * @param {(frame: object) => void} onFrame
-   * @param {(status: "connecting"|"open"|"reconnecting"|"stopped", detail?: string) => void} onStatus
+   * @param {(status: "connecting"|"open"|"reconnecting"|"stopped", detail?: string|number) => void} onStatus
+   *   (with "reconnecting": the milliseconds until the next try; with "stopped": why)
    * @param {string|null} invite a private table's invite code, from the invite link
    */
   constructor(tableId, onFrame, onStatus, invite = null) {
@@ -60,7 +61,7 @@ export class TableSocket {
     ws.addEventListener("close", () => {
       clearInterval(this.pinger);
       if (this.ws !== ws || this.stopped) return;
-      this.onStatus("reconnecting");
+      this.onStatus("reconnecting", this.backoff);
       setTimeout(() => this.connect(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     });
