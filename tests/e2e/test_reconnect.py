@@ -59,6 +59,15 @@ def test_the_table_reconnects_and_resumes_after_a_server_restart(
         box = banner.bounding_box()
         assert box is not None and below is not None and box["y"] < below["y"]
     shot(pages[1], "bourre-reconnecting-phone")
+    phone = pages[1]
+    # On the phone every option of the table's bar is whole and tappable, and the top bar
+    # is one line.
+    for button in phone.locator(".table-menu button").all():
+        box = button.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, box
+        assert box["height"] >= 44
+    top = phone.locator("header.topbar").bounding_box()
+    assert top is not None and top["height"] < 56, top
     demo_server.start()
     for page in pages:
         expect(page.locator("#connection")).to_have_text("Connected", timeout=20_000)
