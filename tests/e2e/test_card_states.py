@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.table_ui import act, seat_players, to_act
-from tests.e2e.ui import LiveServer, NewPage, Shot
+from tests.e2e.ui import LiveServer, NewPage, Shot, serious_violations
 
 STYLE = """el => {
     const s = getComputedStyle(el);
@@ -74,6 +74,7 @@ def test_legal_illegal_and_chosen_cards_look_different(
             assert ok["shadow"] != dim["shadow"]
             seen_trick = True
             shot(page, "bourre-cards-legal-and-dimmed")
+            assert serious_violations(page) == []  # the table mid-hand, on this screen
         # A card if one may be played, else whatever the table asks first (taking the
         # trump card, a second declaration...).
         act(page, legal.first if legal.count() else controls.locator("button:enabled").first)

@@ -19,7 +19,7 @@ from tests.e2e.table_ui import (
     seat_players,
     to_act,
 )
-from tests.e2e.ui import LiveServer, NewPage, Shot, log_in, reveal_each_hand
+from tests.e2e.ui import LiveServer, NewPage, Shot, log_in, reveal_each_hand, serious_violations
 
 
 def fits_the_window(page: Page) -> None:
@@ -176,6 +176,7 @@ def verify(page: Page, shot: Shot, name: str) -> None:
     )
     assert tampered[0]["deck"] and tampered[0]["seed"] and tampered[0]["commitment"]
     assert not tampered[1]["deck"], "a changed card went unnoticed"
+    assert serious_violations(page) == []  # the hand page, on this screen
     shot(page, name)
 
 

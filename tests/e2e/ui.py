@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 
@@ -130,3 +131,18 @@ def reveal_each_hand(page: Page) -> None:
         }"""
     )
     assert status == 200, status
+
+
+SERIOUS = {"serious", "critical"}
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now (axe ships inside
+    axe-playwright-python: nothing is downloaded)."""
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(str(node["target"][0]) for node in v["nodes"][:3])
+        for v in results.response["violations"]
+        if v["impact"] in SERIOUS
+    ]

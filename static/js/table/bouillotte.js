@@ -32,7 +32,7 @@ export function centre(view, ctx) {
   const nodes = [pot];
   if (hand.dead_money) nodes.push(h("div", { class: "muted", text: `of which ${chips(hand.dead_money)} carried` }));
   nodes.push(hand.upcard
-    ? h("div", { class: "upcard", "aria-label": `Upcard: ${cardLabel(hand.upcard)}` },
+    ? h("div", { class: "upcard", role: "group", "aria-label": `Upcard: ${cardLabel(hand.upcard)}` },
       cardElement(hand.upcard, ctx.cardOptions), h("span", { class: "trump-label", text: "Upcard" }))
     : h("div", { class: "upcard upcard--none muted", text: "Straddles before the deal" }));
   return nodes;
@@ -213,7 +213,7 @@ export function result(report, ctx) {
   }
   const points = Object.entries(report.suit_points ?? {});
   if (points.length) {
-    lines.push(h("p", { class: "suit-points", "aria-label": "Points by suit" }, "Points: ",
+    lines.push(h("p", { class: "suit-points", role: "group", "aria-label": "Points by suit" }, "Points: ",
       ...points.map(([suit, total]) => h("span", { class: `suit suit-${suit}`, text: `${suitSymbol(suit)} ${total} ` }))));
   }
   for (const bonus of report.bonuses ?? []) {

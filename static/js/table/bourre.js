@@ -32,10 +32,10 @@ export function centre(view, ctx) {
   const hand = view.hand;
   const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
   if (!hand) return view.pot ? [pot] : []; // a pot carried between hands stays in sight
-  const trump = h("div", { class: "trump", "aria-label": `Trump: ${suitName(hand.trump)}` },
+  const trump = h("div", { class: "trump", role: "group", "aria-label": `Trump: ${suitName(hand.trump)}` },
     cardElement(hand.turned_card, ctx.cardOptions),
     h("span", { class: "trump-label" }, "Trump ", h("strong", { class: `suit suit-${hand.trump}`, text: suitSymbol(hand.trump) })));
-  const trick = h("div", { class: "trick", "aria-label": "Cards in this trick" },
+  const trick = h("div", { class: "trick", role: "group", "aria-label": "Cards in this trick" },
     ...hand.trick.map(({ seat, card }) => {
       const el = cardElement(card, ctx.cardOptions);
       el.classList.add("trick-card");

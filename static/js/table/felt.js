@@ -86,6 +86,7 @@ function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptio
     const handSeat = hand?.seats?.[seat];
     const el = h("div", {
       class: "seat",
+      role: "group",
       dataset: { seat: String(seat) },
       "aria-label": info ? `Seat ${seat + 1}: ${info.name}` : `Seat ${seat + 1}: empty`,
     });
@@ -133,12 +134,12 @@ function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptio
 /** Another player's cards: face down, or face up in an admin's full view (`faces`). */
 function seatCards(handSeat, faces, cardOptions) {
   if (Array.isArray(faces) && faces.length) {
-    return h("div", { class: "seat-cards seat-cards--open", "aria-label": `${faces.length} cards` },
+    return h("div", { class: "seat-cards seat-cards--open", role: "group", "aria-label": `${faces.length} cards` },
       ...faces.map((card) => cardElement(card, cardOptions)));
   }
   const count = handSeat?.cards ?? 0;
   if (!(count > 0)) return null;
-  return h("div", { class: "seat-cards", "aria-label": `${count} cards` },
+  return h("div", { class: "seat-cards", role: "img", "aria-label": `${count} cards` },
     ...Array.from({ length: Math.min(count, 5) }, () => cardBackElement()));
 }
 
