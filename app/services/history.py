@@ -117,7 +117,13 @@ def _by_member(where: HandFilter, member_id: int) -> Select[int, datetime]:
 
 
 def _all_hands(where: HandFilter) -> Select[int, datetime | None]:
-    query = select(Hand.id, Hand.ended_at).where(Hand.ended_at.is_not(None))
+    return _hand_filters(select(Hand.id, Hand.ended_at), where)
+
+
+def _hand_filters(query: SelectT, where: HandFilter) -> SelectT:
+    """Finished hands matching the filter's game, table, dates, pot and session, read from
+    the hands themselves (a member's own list reads their seat rows: `_by_member`)."""
+    query = query.where(Hand.ended_at.is_not(None))
     if where.game is not None:
         query = query.join(GameTable, GameTable.id == Hand.table_id).where(
             GameTable.game == where.game
@@ -333,21 +339,10 @@ async def hands_in_order(
 ) -> list[Hand]:
     """Matching finished hands, oldest first, from `after` on: what exports read, a page
     at a time."""
-    query = select(Hand).where(Hand.ended_at.is_not(None))
+    query = _hand_filters(select(Hand), where)
     if where.member_id is not None:
         mine = select(HandSeat.hand_id).where(HandSeat.user_id == where.member_id)
         query = query.where(Hand.id.in_(mine))
-    if where.game is not None:
-        query = query.join(GameTable, GameTable.id == Hand.table_id).where(
-            GameTable.game == where.game
-        )
-    if where.table_id is not None:
-        query = query.where(Hand.table_id == where.table_id)
-    if where.since is not None:
-        query = query.where(Hand.ended_at >= _when(where.since))
-    if where.until is not None:
-        query = query.where(Hand.ended_at < _when(where.until))
-    query = _pot_and_session(query, where)
     if after is not None:
         query = query.where(
             tuple_(Hand.ended_at, Hand.id) > tuple_(_when(after.ended_at), literal(after.hand_id))
