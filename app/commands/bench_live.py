@@ -137,6 +137,8 @@ class _Seat:
         self.version = -1
         self.view: dict[str, Any] = {}
         self.changed = asyncio.Event()
+        # Ids of this robot's actions the table refused (acted on a view already stale).
+        self.refused: set[str] = set()
 
     async def read(self) -> None:
         async for raw in self.ws:
@@ -144,6 +146,9 @@ class _Seat:
             if frame["type"] == "snapshot":
                 self.version = frame["version"]
                 self.view = frame["view"]
+                self.changed.set()
+            elif frame["type"] == "error" and frame.get("ref"):
+                self.refused.add(frame["ref"])
                 self.changed.set()
 
 
@@ -161,6 +166,18 @@ async def _wait_version(seat: _Seat, version: int) -> None:
     while seat.version < version:
         seat.changed.clear()
         await seat.changed.wait()
+
+
+async def _accepted(seat: _Seat, version: int, client_id: str) -> bool:
+    """Whether the table took the action sent as `client_id` on `version`: it moves on past
+    that version, or answers with a refusal naming the action (then it is not timed: the
+    table moving on for another reason is no answer to it)."""
+    while client_id not in seat.refused:
+        if seat.version > version and client_id not in seat.refused:
+            return True
+        seat.changed.clear()
+        await seat.changed.wait()
+    return False
 
 
 def _needs_chips(game: str, stack: int, buy_in: int) -> bool:
@@ -243,7 +260,8 @@ async def _play_table(
         message = {"type": "action", "id": f"b{ids}", "version": before, **choice}
         started = time.perf_counter()
         await actor.ws.send(orjson.dumps(message).decode())
-        await _wait_version(actor, before + 1)
+        if not await _accepted(actor, before, message["id"]):
+            continue
         target = actor.version
         await asyncio.gather(*(_wait_version(s, target) for s in seats))
         samples.append((time.perf_counter() - started) * 1000)
