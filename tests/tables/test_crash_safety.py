@@ -103,10 +103,13 @@ async def balance(player: Player) -> int:
     return int((await player.http.get("/api/me")).json()["balance"])
 
 
-async def visit(host: str, table_id: int, secret: str, point: str) -> None:
-    """After a restart, a fifth member sits down, tops up and stands up (not dealt in: the
-    hand is already running): every chip comes back, however often this was done before."""
-    emile = await log_in(host, "emile", secret)
+async def visit(admin: Player, table_id: int, secret: str, point: str) -> None:
+    """After a restart, a fifth member sits down, tops up and stands up, while the table is
+    paused so that no new hand deals him in: every chip comes back, however often this was
+    done before."""
+    paused = await admin.post(f"/api/tables/{table_id}/pause")
+    assert paused.status_code == 200, paused.text
+    emile = await log_in(admin.host, "emile", secret)
     try:
         start = await balance(emile)
         seated = await emile.post(
@@ -122,6 +125,8 @@ async def visit(host: str, table_id: int, secret: str, point: str) -> None:
         assert await balance(emile) == start == 1000
     finally:
         await emile.http.aclose()
+    resumed = await admin.post(f"/api/tables/{table_id}/resume")
+    assert resumed.status_code == 200, resumed.text
 
 
 async def test_a_killed_server_restarts_into_the_same_hand(pg_env: dict[str, str]) -> None:
@@ -184,7 +189,7 @@ async def test_a_killed_server_restarts_into_the_same_hand(pg_env: dict[str, str
             if before is not None:
                 after = {n: state_of(p) for n, p in players.items()}
                 assert after == before, point
-            await visit(server.host, table_id, members, point)
+            await visit(admin, table_id, members, point)
             while await step(players, rng):
                 pass
             for player in players.values():
