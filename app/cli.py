@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
@@ -19,8 +20,15 @@ T = TypeVar("T")
 
 
 def _settings() -> Settings:
-    settings = get_settings()
-    if settings.resolved_database_url.startswith("sqlite"):
+    from pydantic import ValidationError
+
+    from app.commands.preflight import settings_problem
+
+    try:
+        settings = get_settings()
+    except ValidationError as error:
+        raise settings_problem(error) from None
+    if settings.database_url == "" and settings.resolved_database_url.startswith("sqlite"):
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     return settings
 
@@ -30,9 +38,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from app.commands.preflight import check_migrated
     from app.main import create_app
 
     settings = _settings()
+    check_migrated(settings)
     host = args.host or settings.host
     port = args.port or settings.port
     app = create_app(settings)
@@ -56,14 +66,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_max_size=64 * 1024,
         # Compressing frames this small costs more time than it saves bytes.
         ws_per_message_deflate=False,
+        # The app believes forwarded headers itself, from SALON_TRUSTED_PROXIES only.
+        proxy_headers=False,
     )
     return 0
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
+    from app.commands.preflight import check_reachable
     from app.db.migrate import upgrade_head
 
     settings = _settings()
+    check_reachable(settings)
     upgrade_head(settings.resolved_database_url)
     print(f"Database migrated to the newest schema ({settings.database_kind}).")
     return 0
@@ -86,9 +100,11 @@ def _read_password(args: argparse.Namespace) -> tuple[str, bool]:
 def _on_database(work: Callable[[Database], Awaitable[T]]) -> T:
     """Run `work` against the configured database (without a pool: a command is one short
     process) and close it."""
+    from app.commands.preflight import check_migrated
     from app.db.session import Database
 
     settings = _settings()
+    check_migrated(settings)
 
     async def run() -> T:
         db = Database(settings.resolved_database_url, null_pool=True)
@@ -207,63 +223,104 @@ def cmd_bench_hands(args: argparse.Namespace) -> int:
     return run_hands_bench(args.database_url, args.hands, args.requests, args.seed)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="salon", description="Salon: a club card room.")
-    sub = parser.add_subparsers(dest="command", required=True)
+REPLAY_EXIT_CODES = """exit status:
+  0  the log replays: the results (stacks, pots, winners per hand) as JSON on stdout
+  1  an action is illegal under the rules: "hand H, action A: ..." on stderr
+  2  the file is unreadable, not JSON, or not a table log: the JSON path of the problem
+     on stderr (nothing is printed on stdout when a replay fails)"""
 
-    serve = sub.add_parser("serve", help="serve the app with Uvicorn (one process)")
-    serve.add_argument("--host")
-    serve.add_argument("--port", type=int)
+SETUP_EXIT_CODE = """Every command exits with status 2 and one sentence saying what to do when
+its setup is wrong (settings, an unreachable or missing database, a schema to migrate)."""
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Shows each option's default, and keeps the line breaks of descriptions and epilogs."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="salon",
+        description="Salon: a club card room for Bourré and Bouillotte. Settings come from "
+        "the environment (see the README's Configuration): DATABASE_URL, SECRET_KEY, "
+        "SALON_ENV, SALON_DATA_DIR, ...",
+        epilog=SETUP_EXIT_CODE,
+        formatter_class=_Help,
+    )
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="one of the commands below"
+    )
+
+    def command(name: str, summary: str, epilog: str | None = None) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name, help=summary, description=summary, epilog=epilog, formatter_class=_Help
+        )
+
+    serve = command("serve", "serve the app with Uvicorn (one process holds every live table)")
+    serve.add_argument("--host", help="address to listen on (default: SALON_HOST, 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on (default: SALON_PORT, 8000)")
     serve.set_defaults(func=cmd_serve)
 
-    sub.add_parser("migrate", help="upgrade the database to the newest schema").set_defaults(
+    command("migrate", "create or upgrade the database to the newest schema").set_defaults(
         func=cmd_migrate
     )
 
-    admin = sub.add_parser(
-        "create-admin", help="found the club with its owner, or add an admin to it"
-    )
-    admin.add_argument("username")
-    admin.add_argument("--club-name", default="Salon Club")
+    admin = command("create-admin", "found the club with its owner, or add an admin to it")
+    admin.add_argument("username", help="the new admin's login name")
     admin.add_argument(
-        "--password-stdin", action="store_true", help="read the password from standard input"
+        "--club-name", default="Salon Club", help="the club's name, when this founds the club"
+    )
+    admin.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the password from standard input (otherwise it is asked for, or "
+        "generated and printed when there is no terminal)",
     )
     admin.set_defaults(func=cmd_create_admin)
 
-    sub.add_parser(
-        "demo", help="create a demo club with an admin and members holding chips (once)"
+    command(
+        "demo", "create a demo club with an admin and members holding chips (once)"
     ).set_defaults(func=cmd_demo)
-    sub.add_parser(
-        "audit", help="verify the chip ledger and the tables' accounts (exit 1 on any problem)"
+    command(
+        "audit", "verify the chip ledger and the tables' accounts (exit 1 on any problem)"
     ).set_defaults(func=cmd_audit)
-    give_back = sub.add_parser(
+    give_back = command(
         "return-stranded",
-        help="give stranded chips back (a seat's to its member, a pot's to "
-        "its payers), as an audited ledger operation",
+        "give stranded chips back (a seat's to its member, a pot's to its payers), as an "
+        "audited ledger operation",
     )
     give_back.add_argument("account", help="the account the audit names, e.g. seat:3:7")
     give_back.set_defaults(func=cmd_return_stranded)
 
-    replay = sub.add_parser("replay", help="replay a table log and print the results as JSON")
-    replay.add_argument("file")
+    replay = command(
+        "replay",
+        "replay a table log through the rules engine and print the results as JSON",
+        epilog=REPLAY_EXIT_CODES,
+    )
+    replay.add_argument("file", help="a table log (JSON, see docs/table-log.md)")
     replay.set_defaults(func=cmd_replay)
 
-    bench = sub.add_parser("bench", help="benchmarks")
-    bench_sub = bench.add_subparsers(dest="bench", required=True)
-    engine = bench_sub.add_parser("engine", help="random legal play through the rules engine")
-    engine.add_argument("--game", choices=("bourre", "bouillotte"), default="bourre")
-    engine.add_argument("--players", type=int, default=7)
-    engine.add_argument("--hands", type=int, default=2000)
-    engine.add_argument("--seed", type=int)
+    bench = command("bench", "benchmarks: each prints its figures")
+    bench_sub = bench.add_subparsers(
+        dest="bench", required=True, metavar="BENCH", help="one of the benchmarks below"
+    )
+
+    def benchmark(name: str, summary: str) -> argparse.ArgumentParser:
+        return bench_sub.add_parser(name, help=summary, description=summary, formatter_class=_Help)
+
+    engine = benchmark("engine", "random legal play through the rules engine")
+    engine.add_argument("--game", choices=("bourre", "bouillotte"), default="bourre", help="game")
+    engine.add_argument("--players", type=int, default=7, help="players dealt in")
+    engine.add_argument("--hands", type=int, default=2000, help="hands to play")
+    engine.add_argument("--seed", type=int, help="seed for a repeatable run (default: random)")
     engine.set_defaults(func=cmd_bench)
-    live = bench_sub.add_parser(
-        "live", help="action latency at live tables over real WebSockets (scratch database)"
+    live = benchmark(
+        "live", "action latency at live tables over real WebSockets (scratch database)"
     )
     live.add_argument("--database-url", required=True, help="a scratch database to fill")
-    live.add_argument("--tables", type=int, default=1)
+    live.add_argument("--tables", type=int, default=1, help="tables played at once")
     live.add_argument("--actions", type=int, default=300, help="actions timed per table")
-    live.add_argument("--game", choices=("bourre", "bouillotte"), default="bourre")
-    live.add_argument("--seed", type=int, default=1)
+    live.add_argument("--game", choices=("bourre", "bouillotte"), default="bourre", help="game")
+    live.add_argument("--seed", type=int, default=1, help="seed of the robots' choices")
     live.add_argument(
         "--think-ms", type=int, default=0, help="robots pause about this long before acting"
     )
@@ -271,20 +328,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--clients", type=int, default=2, help="spread the robots' sockets over N processes"
     )
     live.set_defaults(func=cmd_bench_live)
-    hands = bench_sub.add_parser(
-        "hands", help="hand-history answer times with many stored hands (scratch database)"
+    hands = benchmark(
+        "hands", "hand-history answer times with many stored hands (scratch database)"
     )
     hands.add_argument("--database-url", required=True, help="a scratch database to fill")
-    hands.add_argument("--hands", type=int, default=100_000)
+    hands.add_argument("--hands", type=int, default=100_000, help="hands stored before timing")
     hands.add_argument("--requests", type=int, default=200, help="requests timed per query")
-    hands.add_argument("--seed", type=int, default=1)
+    hands.add_argument("--seed", type=int, default=1, help="seed of the generated hands")
     hands.set_defaults(func=cmd_bench_hands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    from app.commands.preflight import SetupProblem
+
     args = build_parser().parse_args(argv)
-    sys.exit(args.func(args))
+    try:
+        status = args.func(args)
+        sys.stdout.flush()
+    except SetupProblem as problem:
+        print(f"salon: {problem}", file=sys.stderr)
+        status = 2
+    except BrokenPipeError:
+        # The reader went away (`salon replay hand.json | head`): what it wanted, it has.
+        # Point stdout at /dev/null so the interpreter's last flush does not complain.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 0
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -6,15 +6,45 @@ production mode (`SALON_ENV=production`) refuses the defaults that are only safe
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, model_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SECRET_KEY_FILE = "secret_key"  # noqa: S105 (a file name, not a secret)
+
+# The schemes hosts print, each with the async driver Salon talks through.
+_DRIVERS = {
+    "postgres": "postgresql+asyncpg",
+    "postgresql": "postgresql+asyncpg",
+    "postgresql+asyncpg": "postgresql+asyncpg",
+    "sqlite": "sqlite+aiosqlite",
+    "sqlite+aiosqlite": "sqlite+aiosqlite",
+}
+
+
+def proxy_list(value: str) -> list[str]:
+    return [entry.strip() for entry in value.split(",") if entry.strip()]
+
+
+def async_database_url(url: str) -> str:
+    """`url` with the driver Salon uses: `postgres://` and `postgresql://` (what hosting
+    panels print) become `postgresql+asyncpg://`, `sqlite:///` becomes `sqlite+aiosqlite:///`.
+    libpq's `sslmode=` is asyncpg's `ssl=`. Any other scheme is refused with a sentence."""
+    scheme, separator, rest = url.partition("://")
+    driver = _DRIVERS.get(scheme.lower())
+    if not separator or driver is None:
+        raise ValueError(
+            "DATABASE_URL must start with postgresql:// (or postgres://) or sqlite:///, "
+            f"not {scheme + separator if separator else repr(url)}"
+        )
+    if driver.startswith("postgresql"):
+        rest = rest.replace("?sslmode=", "?ssl=").replace("&sslmode=", "&ssl=")
+    return f"{driver}://{rest}"
 
 
 class Settings(BaseSettings):
@@ -37,6 +67,10 @@ class Settings(BaseSettings):
     allowed_origins: list[str] = ["http://127.0.0.1:8000", "http://localhost:8000"]
     # None: decide from the request (Secure when served over HTTPS).
     cookie_secure: bool | None = None
+    # Addresses of the reverse proxies whose X-Forwarded-Proto / X-Forwarded-For are believed
+    # (comma-separated IPs or networks, "*" for any): behind one, the request's scheme is the
+    # one the browser used, so cookies get `Secure` over HTTPS. Empty: believe no one.
+    trusted_proxies: str = "127.0.0.1"
     session_days: int = 14
     # Login throttling: failures allowed per window, per client address and per username.
     login_max_failures: int = 10
@@ -47,11 +81,40 @@ class Settings(BaseSettings):
     # Table sockets: messages allowed per 2-second window (three times that closes the socket).
     ws_messages_per_window: int = 20
 
+    @field_validator("database_url")
+    @classmethod
+    def _with_async_driver(cls, url: str) -> str:
+        return async_database_url(url) if url else url
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxy_addresses(cls, value: str) -> str:
+        for entry in proxy_list(value):
+            if entry == "*":
+                continue
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"SALON_TRUSTED_PROXIES lists {entry!r}, which is not an IP address or "
+                    "network: give the proxies' addresses, comma-separated, e.g. 10.0.0.5,"
+                    "172.18.0.0/16"
+                ) from None
+        return value
+
+    @property
+    def trusted_proxy_list(self) -> list[str]:
+        return proxy_list(self.trusted_proxies)
+
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
         if self.env == "production":
             if len(self.secret_key) < 32:
-                raise ValueError("production needs SECRET_KEY of at least 32 characters")
+                raise ValueError(
+                    "production needs SECRET_KEY: set it to a random string of at least 32 "
+                    "characters, e.g. the output of "
+                    "`python3 -c 'import secrets; print(secrets.token_urlsafe(48))'`"
+                )
             if self.cookie_secure is False:
                 raise ValueError("production refuses SALON_COOKIE_SECURE=false")
         return self

@@ -1,0 +1,145 @@
+"""The setup mistakes an operator makes first, each turned into one sentence saying what to do.
+
+A command that cannot start because of its setup (settings, database) raises `SetupProblem`;
+`salon` prints its sentence and exits with status 2 instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import asyncpg
+from pydantic import ValidationError
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+
+from app.config import Settings
+
+CONNECT_TIMEOUT_SECONDS = 5.0
+
+
+class SetupProblem(Exception):
+    """A setup mistake, with the sentence that tells the operator what to do."""
+
+
+def settings_problem(error: ValidationError) -> SetupProblem:
+    """The first invalid setting, in the sentence its validator wrote (without pydantic's
+    "Value error, " prefix and type details)."""
+    first = error.errors()[0]
+    cause = first.get("ctx", {}).get("error")
+    if isinstance(cause, ValueError):
+        return SetupProblem(str(cause))
+    setting = ".".join(str(part) for part in first["loc"]) or "a setting"
+    return SetupProblem(f"The setting {setting} is invalid: {first['msg']}.")
+
+
+def _where(url: str) -> str:
+    parsed = make_url(url)
+    return f"{parsed.host or 'localhost'}:{parsed.port or 5432}"
+
+
+def _postgres_problem(url: str, error: BaseException) -> SetupProblem | None:
+    parsed = make_url(url)
+    where = _where(url)
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        return SetupProblem(
+            f"The database {parsed.database!r} does not exist on {where}: create it "
+            f"(createdb {parsed.database}) or correct the name in DATABASE_URL."
+        )
+    if isinstance(
+        error, asyncpg.InvalidAuthorizationSpecificationError | asyncpg.InvalidPasswordError
+    ):
+        return SetupProblem(
+            f"The database server at {where} refused user {parsed.username!r}: check the user "
+            "and password in DATABASE_URL."
+        )
+    if isinstance(error, OSError | TimeoutError):
+        if isinstance(error, TimeoutError):
+            reason = "no answer"
+        elif isinstance(error, ConnectionRefusedError):
+            reason = "connection refused"
+        else:
+            reason = error.strerror or str(error)
+        return SetupProblem(
+            f"Cannot reach the database server at {where} ({reason}): start it, or set "
+            "DATABASE_URL to a server that is running."
+        )
+    return None
+
+
+async def _postgres_check(url: str) -> None:
+    dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    try:
+        connection = await asyncpg.connect(dsn, timeout=CONNECT_TIMEOUT_SECONDS)
+    except (asyncpg.PostgresError, OSError, TimeoutError) as error:
+        problem = _postgres_problem(url, error)
+        if problem is None:
+            raise
+        raise problem from None
+    await connection.close()
+
+
+def _sqlite_path(url: str) -> Path | None:
+    database = make_url(url).database
+    return Path(database) if database and database != ":memory:" else None
+
+
+def check_reachable(settings: Settings) -> None:
+    """The database server answers and the database exists (SQLite: its folder can hold it)."""
+    url = settings.resolved_database_url
+    if url.startswith("postgresql"):
+        asyncio.run(_postgres_check(url))
+        return
+    path = _sqlite_path(url)
+    if path is not None and not path.parent.is_dir():
+        raise SetupProblem(
+            f"The folder {path.parent} for the SQLite database does not exist: create it, or "
+            "set SALON_DATA_DIR (or DATABASE_URL) to a folder that does."
+        )
+
+
+async def _schema_revision(url: str) -> str | None:
+    from app.db.session import Database
+
+    db = Database(url, null_pool=True)
+    try:
+        async with db.engine.connect() as connection:
+            row = await connection.execute(text("SELECT version_num FROM alembic_version"))
+            return row.scalar_one_or_none()
+    except DBAPIError as error:
+        if isinstance(error.orig, sqlite3.OperationalError) or "alembic_version" in str(error):
+            return None
+        raise
+    finally:
+        await db.dispose()
+
+
+def check_migrated(settings: Settings) -> None:
+    """The database holds Salon's newest schema (else: run `salon migrate`)."""
+    from alembic.script import ScriptDirectory
+
+    from app.db.migrate import alembic_config
+
+    url = settings.resolved_database_url
+    path = _sqlite_path(url) if url.startswith("sqlite") else None
+    if path is not None and not path.exists():
+        raise SetupProblem(
+            f"There is no database at {path} yet: run `salon migrate` first "
+            "(and `salon demo` for a demo club)."
+        )
+    check_reachable(settings)
+    heads = set(ScriptDirectory.from_config(alembic_config(url)).get_heads())
+    revision = asyncio.run(_schema_revision(url))
+    if revision is None:
+        raise SetupProblem(
+            "The database has no Salon tables yet: run `salon migrate` first "
+            "(and `salon demo` for a demo club)."
+        )
+    if revision not in heads:
+        raise SetupProblem(
+            f"The database's schema ({revision}) is not this version's newest: run "
+            "`salon migrate` to upgrade it."
+        )
