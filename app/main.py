@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app.api import admin, auth, health, me
 from app.api import hands as hands_api
@@ -140,6 +141,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.add_middleware(BodySizeLimit)
     # Pages, scripts and JSON compress well; tiny answers are not worth it.
     app.add_middleware(GZipMiddleware, minimum_size=500)
+    # Outermost: behind a trusted reverse proxy every layer sees the browser's scheme and
+    # address (Secure cookies over HTTPS, login throttling per real client).
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list)
 
     for router in (
         health.router,
