@@ -15,5 +15,12 @@ RUN pip install --no-cache-dir -e . \
     && mkdir -p /data && chown salon /data
 
 USER salon
+# The data directory (the embedded SQLite database and the development secret key, when no
+# DATABASE_URL / SECRET_KEY is given) outlives the container.
+VOLUME ["/data"]
 EXPOSE 8000
+# Healthy once the app answers and its database does (GET /api/health); the slim image has
+# no curl, Python is there.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=4)"]
 CMD ["sh", "-c", "salon migrate && salon serve --host 0.0.0.0 --port 8000"]

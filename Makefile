@@ -7,15 +7,18 @@ SALON := $(BIN)/salon
 .PHONY: run test lint format clean
 
 $(BIN)/python:
+	@echo "Creating the virtual environment $(VENV)…"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	@echo "Installing Salon and its libraries into $(VENV) (the first time: about a minute)…"
+	$(BIN)/pip install --progress-bar on -e .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test]'
+	@echo "Installing Salon with its test tools into $(VENV) (the first time: a minute or two)…"
+	$(BIN)/pip install --progress-bar on -e '.[test]'
 	touch $@ $(VENV)/.installed
 
 ## make run: install, migrate the embedded SQLite database, seed the demo club, serve.
