@@ -9,9 +9,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
+from app.api import idempotency
 from app.api.deps import AdminCaller, DbDep, LoginsDep, csrf_protect, require_admin
 from app.api.exports import attachment, csv_chunks, rows_of
 from app.api.schemas import (
@@ -36,7 +37,7 @@ from app.api.schemas import (
 )
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
-from app.services import club, holdings, ledger, members
+from app.services import club, holdings, ledger, members, replies
 from app.services.audit import club_audit
 from app.tables.latency import LatencyRecorder
 
@@ -95,39 +96,54 @@ async def set_role(member_id: Id, body: RoleUpdate, caller: AdminCaller, db: DbD
 
 
 async def _move_chips(
-    body: ChipMovementCreate, caller: AdminCaller, db: DbDep, *, grant: bool
+    body: ChipMovementCreate, caller: AdminCaller, db: DbDep, response: Response, *, grant: bool
 ) -> ChipMovementPublic:
+    """Idempotent on `idempotency_key` (app.api.idempotency): a retry answers with the first
+    answer, the balance as it was then included."""
+    key = f"admin:{body.idempotency_key}"
+    request = {
+        "grant": grant,
+        "member_id": body.member_id,
+        "amount": body.amount,
+        "reason": body.reason,
+    }
     async with db.transaction() as session:
+        if (earlier := await replies.earlier(session, f"answer:{key}", request)) is not None:
+            idempotency.mark(response, True)
+            return ChipMovementPublic(**{**earlier, "replayed": True})
         await members.get_member(session, body.member_id)
         posted = await ledger.bank_transfer(
             session,
             member_id=body.member_id,
             amount=body.amount,
             grant=grant,
-            idempotency_key=f"admin:{body.idempotency_key}",
+            idempotency_key=key,
             reason=body.reason,
             actor_id=caller.user.id,
         )
         balance = await ledger.balance_of(session, ledger.member_account_key(body.member_id))
-    return ChipMovementPublic(
-        operation_id=posted.operation_id, replayed=posted.replayed, balance=balance
-    )
+        answer = ChipMovementPublic(
+            operation_id=posted.operation_id, replayed=posted.replayed, balance=balance
+        )
+        await replies.remember(session, f"answer:{key}", request, answer.model_dump())
+    idempotency.mark(response, posted.replayed)
+    return answer
 
 
 @router.post("/chips/grant")
 async def grant_chips(
-    body: ChipMovementCreate, caller: AdminCaller, db: DbDep
+    body: ChipMovementCreate, caller: AdminCaller, db: DbDep, response: Response
 ) -> ChipMovementPublic:
     """Give a member chips from the club's bank (a reason is required)."""
-    return await _move_chips(body, caller, db, grant=True)
+    return await _move_chips(body, caller, db, response, grant=True)
 
 
 @router.post("/chips/deduct")
 async def deduct_chips(
-    body: ChipMovementCreate, caller: AdminCaller, db: DbDep
+    body: ChipMovementCreate, caller: AdminCaller, db: DbDep, response: Response
 ) -> ChipMovementPublic:
     """Take chips from a member back to the club's bank (never below zero)."""
-    return await _move_chips(body, caller, db, grant=False)
+    return await _move_chips(body, caller, db, response, grant=False)
 
 
 def as_utc(moment: datetime | None) -> datetime | None:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 
+from app.api import idempotency
 from app.api.deps import AdminCaller, CurrentCaller, DbDep, csrf_protect
 from app.api.schemas import (
     Id,
@@ -161,10 +162,16 @@ async def _ask(
 
 @router.post("/{table_id}/seat", response_model_exclude_none=True)
 async def take_seat(
-    table_id: Id, body: SeatCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+    table_id: Id,
+    body: SeatCreate,
+    caller: CurrentCaller,
+    db: DbDep,
+    manager: ManagerDep,
+    response: Response,
 ) -> SeatResult:
-    """Sit down with a buy-in from your balance (the next free seat unless you pick one)."""
-    answer = await _ask(
+    """Sit down with a buy-in from your balance (the next free seat unless you pick one).
+    Idempotent on `request_key` (app.api.idempotency)."""
+    reply = await _ask(
         db,
         manager,
         table_id,
@@ -172,17 +179,26 @@ async def take_seat(
         Sit(caller.user.id, body.seat, body.buy_in, body.request_key),
         invite_code=body.invite_code,
     )
-    return SeatResult(**answer)
+    idempotency.mark(response, reply.replayed)
+    return SeatResult(**reply.answer)
 
 
 @router.post("/{table_id}/top-up", response_model_exclude_none=True)
 async def top_up(
-    table_id: Id, body: TopUpCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+    table_id: Id,
+    body: TopUpCreate,
+    caller: CurrentCaller,
+    db: DbDep,
+    manager: ManagerDep,
+    response: Response,
 ) -> SeatResult:
-    answer = await _ask(
+    """Add chips from your balance to your stack between hands. Idempotent on `request_key`
+    (app.api.idempotency)."""
+    reply = await _ask(
         db, manager, table_id, caller, TopUp(caller.user.id, body.amount, body.request_key)
     )
-    return SeatResult(**answer)
+    idempotency.mark(response, reply.replayed)
+    return SeatResult(**reply.answer)
 
 
 @router.post("/{table_id}/sit-out", response_model_exclude_none=True)

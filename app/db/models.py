@@ -356,8 +356,8 @@ class ChatMessage(Base):
 
 class RequestReply(Base):
     """The answer given to a request made with a client's idempotency key (sitting down,
-    topping up): a retry gets exactly this answer again, whatever has happened since, and
-    the same key with another request is refused."""
+    topping up, an admin's grant or deduction): a retry gets exactly this answer again,
+    whatever has happened since, and the same key with another request is refused."""
 
     __tablename__ = "request_replies"
 

@@ -926,7 +926,7 @@ class TableActor:
             and seat in hand.live.dealt_in
         )
 
-    async def _sit(self, command: Sit) -> dict[str, Any]:
+    async def _sit(self, command: Sit) -> table_service.Reply:
         assert self.table is not None
         if self.closing or self.table.status == TableStatus.CLOSED:
             raise Conflict("table_closed", "This table is closing.")
@@ -941,9 +941,9 @@ class TableActor:
             await self._reload_seats(session)
         if not reply.replayed:
             self._seats_changed("seated", reply.answer["seat"])
-        return reply.answer
+        return reply
 
-    async def _top_up(self, command: TopUp) -> dict[str, Any]:
+    async def _top_up(self, command: TopUp) -> table_service.Reply:
         assert self.table is not None
         if self._in_hand(command.user_id):
             raise Conflict("hand_in_progress", "You can top up when your hand is over.")
@@ -956,7 +956,7 @@ class TableActor:
             await self._reload_seats(session)
         if not reply.replayed:
             self._seats_changed("topped_up", self.seat_of_user(command.user_id))
-        return reply.answer
+        return reply
 
     async def _sit_out(self, user_id: int, away: bool) -> dict[str, Any]:
         async with self.db.transaction() as session:

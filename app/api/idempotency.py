@@ -1,0 +1,20 @@
+"""One idempotency behaviour for every route that takes a client's key.
+
+A retry with the same key and the same content answers exactly as the first time (same
+status, same body, kept in the database with what the request did) and changes nothing,
+whatever happened since; the answer then carries `Idempotent-Replayed: true`. The same key
+with other content is refused: 409 `idempotency_conflict`. Routes: `POST /api/admin/chips/
+grant` and `/deduct` (`idempotency_key`), `POST /api/tables/{id}/seat` and `/top-up`
+(`request_key`).
+"""
+
+from __future__ import annotations
+
+from fastapi import Response
+
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+def mark(response: Response, replayed: bool) -> None:
+    """Tell the client whether this answer was given before (a retry) or just now."""
+    response.headers[REPLAYED_HEADER] = "true" if replayed else "false"
