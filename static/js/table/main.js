@@ -8,7 +8,7 @@ import { h, chips } from "../dom.js";
 import * as bouillotte from "./bouillotte.js";
 import * as bourre from "./bourre.js";
 import { appendChat, appendNotice } from "./chat.js";
-import { deckOptions, drawFelt, flyTo, placeToward, setFourColour } from "./felt.js";
+import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { TableSocket } from "./socket.js";
 
@@ -149,8 +149,8 @@ function onSnapshot(frame) {
   const myTurn = Boolean(hand?.legal_actions?.length);
   if (myTurn && !state.myTurn) {
     sounds.yourTurn();
-    // On a phone the controls sit below the felt: bring them into view when it is my turn.
-    requestAnimationFrame(() => $("me").scrollIntoView({ block: "nearest", behavior: "smooth" }));
+    // On a phone the controls sit below the felt: bring both into view when it is my turn.
+    requestAnimationFrame(() => showTurn($("felt"), $("me")));
   }
   state.myTurn = myTurn;
   state.view = view;
