@@ -321,6 +321,11 @@ def test_trick_cards_never_widen_the_page(
             act(turn, controls.get_by_role("button", name="Keep all"))
         elif legal.count():
             flights += 1
+            if turn is pages[2]:  # the phone's cards are tap targets too
+                sizes = turn.locator("#my-hand button").evaluate_all(
+                    "els => els.map(e => [e.offsetWidth, e.offsetHeight])"
+                )
+                assert all(w >= TAP and h >= TAP for w, h in sizes), sizes
             act(turn, legal.first)
         else:
             act(turn, controls.locator("button:enabled").first)
