@@ -211,12 +211,18 @@ export function flyTo(layer, cardEls, target) {
   }
 }
 
+let shownDecision = null;
+
 /**
  * On the player's turn, scroll the least that brings the whole felt and the player's cards
  * and controls (`panel`, under the felt) on screen together: on a phone the table's bar
- * above the felt scrolls away. When both cannot fit, the controls win.
+ * above the felt scrolls away. When both cannot fit, the controls win. `decision` names
+ * the choice the player is asked for: each is brought into view once, and the player may
+ * scroll away from it.
  */
-export function showTurn(felt, panel) {
+export function showTurn(felt, panel, decision) {
+  if (decision === shownDecision) return;
+  shownDecision = decision;
   const top = felt.getBoundingClientRect().top;
   const bottom = panel.getBoundingClientRect().bottom;
   const below = bottom - window.innerHeight; // how far the controls end under the screen

@@ -147,10 +147,12 @@ function onSnapshot(frame) {
     state.phase = hand?.phase ?? null;
   }
   const myTurn = Boolean(hand?.legal_actions?.length);
-  if (myTurn && !state.myTurn) {
-    sounds.yourTurn();
-    // On a phone the controls sit below the felt: bring both into view when it is my turn.
-    requestAnimationFrame(() => showTurn($("felt"), $("me")));
+  if (myTurn && !state.myTurn) sounds.yourTurn();
+  if (myTurn) {
+    // On a phone the controls sit below the felt: bring both into view for each decision
+    // (a turn may follow another of mine: the straddles, then the opening).
+    const decision = `${hand.number}:${hand.phase}:${JSON.stringify(hand.legal_actions)}`;
+    requestAnimationFrame(() => showTurn($("felt"), $("me"), decision));
   }
   state.myTurn = myTurn;
   state.view = view;
