@@ -10,10 +10,21 @@ import re
 import secrets
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.ui import PHONE, LiveServer, NewPage, Shot, approve, grant_chips, log_in, register
+from tests.e2e.ui import (
+    PHONE,
+    LiveServer,
+    NewPage,
+    Screen,
+    Shot,
+    approve,
+    grant_chips,
+    log_in,
+    register,
+)
 
 # A hand is dealt a couple of seconds after enough players are ready.
 DEAL_TIMEOUT_MS = 20_000
@@ -190,3 +201,108 @@ def seat_players(
         expect(page.locator("#prompt")).not_to_have_text("The table is paused.")
         expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
     return players
+
+
+# ---------------------------------------------------------------- quick tables
+# Tables with many seats (a Bourré table seats up to eight) are set up through the API from
+# the players' own pages: registering eight members through the forms would take most of a
+# minute. The tests then look only at what the pages show.
+
+
+def call_api(page: Page, method: str, path: str, body: object | None = None) -> Any:
+    """Call the API from the page's own session (its cookies and CSRF token); the JSON
+    answer. Fails on any error status."""
+    answer: dict[str, Any] = page.evaluate(
+        """async ([method, path, body]) => {
+            const meta = document.querySelector('meta[name="csrf-token"]');
+            const token = meta ? meta.content
+                : (await (await fetch("/api/auth/csrf")).json()).csrf_token;
+            const response = await fetch(path, {
+                method,
+                headers: {"Content-Type": "application/json", "X-CSRF-Token": token},
+                body: body === null ? undefined : JSON.stringify(body),
+            });
+            const text = await response.text();
+            return {status: response.status, body: text ? JSON.parse(text) : null};
+        }""",
+        [method, path, body],
+    )
+    status = answer["status"]
+    assert isinstance(status, int) and status < 400, (method, path, answer)
+    return answer["body"]
+
+
+def quick_table(
+    live_server: LiveServer,
+    new_page: NewPage,
+    *,
+    game: str,
+    seats: int,
+    names: Sequence[str],
+    screens: Sequence[Screen],
+    buy_in: int = 100,
+) -> tuple[Page, int, Seated]:
+    """The owner opens a paused table of `seats` seats; one member per name registers on a
+    page of the matching screen, is approved, granted chips and sits in the next seat. The
+    table stays paused (`resume` deals). Returns the owner's page (on the table), the
+    table's id and the seated players."""
+    base = live_server.base_url
+    owner = new_page()
+    log_in(owner, base, live_server.owner_username, live_server.owner_password)
+    cave = {"cave": buy_in} if game == "bouillotte" else {"ante": 1}
+    table = call_api(
+        owner,
+        "POST",
+        "/api/tables",
+        {
+            "name": f"{names[0]}'s {game}",
+            "game": game,
+            "seat_count": seats,
+            "rules": cave,
+            "buy_in_min": buy_in,
+            "buy_in_max": buy_in if game == "bouillotte" else 5 * buy_in,
+            "turn_seconds": 300,
+        },
+    )
+    table_id = int(table["id"])
+    call_api(owner, "POST", f"/api/tables/{table_id}/pause")
+    players: Seated = []
+    for seat, (name, screen) in enumerate(zip(names, screens, strict=True)):
+        page = new_page(screen)
+        username = f"player{seat}-{secrets.token_hex(3)}"
+        page.goto(f"{base}/login")
+        member = call_api(
+            page,
+            "POST",
+            "/api/auth/register",
+            {"username": username, "password": PASSWORD, "display_name": name},
+        )
+        member_id = member["member"]["id"]
+        if not member["logged_in"]:
+            call_api(owner, "POST", f"/api/admin/members/{member_id}/approve")
+        call_api(
+            owner,
+            "POST",
+            "/api/admin/chips/grant",
+            {
+                "member_id": member_id,
+                "amount": START,
+                "reason": "Club night",
+                "idempotency_key": secrets.token_hex(8),
+            },
+        )
+        if not member["logged_in"]:
+            call_api(page, "POST", "/api/auth/login", {"username": username, "password": PASSWORD})
+        page.goto(f"{base}/lobby")
+        call_api(
+            page,
+            "POST",
+            f"/api/tables/{table_id}/seat",
+            {"seat": seat, "buy_in": buy_in, "request_key": secrets.token_hex(8)},
+        )
+        page.goto(f"{base}/tables/{table_id}")
+        expect(page.locator("#connection")).to_have_text("Connected")
+        players.append((page, username, name))
+    owner.goto(f"{base}/tables/{table_id}")
+    expect(owner.locator("#connection")).to_have_text("Connected")
+    return owner, table_id, players

@@ -30,7 +30,12 @@ export function centre(view, ctx) {
   const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
   if (!hand) return view.pot ? [pot] : []; // a pot carried between hands stays in sight
   const nodes = [pot];
-  if (hand.dead_money) nodes.push(h("div", { class: "muted", text: `of which ${chips(hand.dead_money)} carried` }));
+  // Under the pot, in sight with the player's controls: the stake every player still in must
+  // reach (§5), and what of the pot was carried from the last hand.
+  const notes = [];
+  if (hand.highest_stake) notes.push(h("span", { dataset: { testid: "stake" }, text: `Stake to match ${chips(hand.highest_stake)}` }));
+  if (hand.dead_money) notes.push(h("span", { text: `of which ${chips(hand.dead_money)} carried` }));
+  if (notes.length) nodes.push(h("div", { class: "pot-notes" }, ...notes));
   nodes.push(hand.upcard
     ? h("div", { class: "upcard", role: "group", "aria-label": `Upcard: ${cardLabel(hand.upcard)}` },
       cardElement(hand.upcard, ctx.cardOptions), h("span", { class: "trump-label", text: "Upcard" }))
@@ -107,11 +112,14 @@ export function myArea(view, ctx) {
     return el;
   });
   const controls = [];
+  // The amount picker (open or raise) comes after the one-tap choices: on a phone those
+  // make one row of equal buttons and the picker takes the rows under it.
+  const pickers = [];
   const toCall = hand?.to_call ?? 0;
   const offered = new Set(legal.map((action) => action.action));
   for (const action of legal) {
     if (action.min !== undefined) {
-      controls.push(amountPicker(action, view, ctx));
+      pickers.push(amountPicker(action, view, ctx));
       continue;
     }
     // In the continuation a free call means "stay" (§8): one button for one choice.
@@ -139,6 +147,7 @@ export function myArea(view, ctx) {
       onclick: () => ctx.act({ action: action.action }),
     }));
   }
+  controls.push(...pickers);
   let prompt = "";
   if (legal.length) {
     prompt = {

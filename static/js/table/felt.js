@@ -129,6 +129,38 @@ function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptio
     nodes.push(el);
   }
   container.replaceChildren(...nodes);
+  keepInside(container);
+}
+
+/**
+ * Move each seat in from the rim as far as it takes for its whole box (avatar, name, stack,
+ * tags) to lie inside the felt. On a laptop the seats fit where they are placed; on a
+ * phone's felt a seat on the rim would hang over it, or off the screen.
+ */
+function keepInside(container) {
+  const width = container.clientWidth;
+  const height = container.clientHeight;
+  if (!width || !height) return;
+  for (const seat of container.children) {
+    const x = Number.parseFloat(seat.dataset.x ?? seat.style.getPropertyValue("--x"));
+    const y = Number.parseFloat(seat.dataset.y ?? seat.style.getPropertyValue("--y"));
+    seat.dataset.x = String(x);
+    seat.dataset.y = String(y);
+    const halfW = Math.min(50, (seat.offsetWidth / 2 / width) * 100);
+    const halfH = Math.min(50, (seat.offsetHeight / 2 / height) * 100);
+    place(seat, {
+      x: Math.min(100 - halfW, Math.max(halfW, x)),
+      y: Math.min(100 - halfH, Math.max(halfH, y)),
+    });
+  }
+}
+
+// A felt that changes size (a phone turned, a window resized) keeps its seats inside.
+const watched = new WeakSet();
+function watchSize(container) {
+  if (watched.has(container) || typeof ResizeObserver === "undefined") return;
+  watched.add(container);
+  new ResizeObserver(() => keepInside(container)).observe(container);
 }
 
 /** Another player's cards: face down, or face up in an admin's full view (`faces`). */
@@ -150,6 +182,7 @@ function seatCards(handSeat, faces, cardOptions) {
  */
 export function drawFelt({ seats, centre }, view, game, ctx, { onSit = null, turnLeft = null, live = true } = {}) {
   renderSeats(seats, view, game, { onSit, anchor: anchorOf(view), turnLeft, cardOptions: ctx.cardOptions, live });
+  watchSize(seats);
   centre.replaceChildren(...game.centre(view, ctx));
 }
 
@@ -176,4 +209,23 @@ export function flyTo(layer, cardEls, target) {
     // A page in the background may never finish its animations: do not keep the clones.
     setTimeout(() => clone.remove(), 2000);
   }
+}
+
+let shownDecision = null;
+
+/**
+ * On the player's turn, scroll the least that brings the whole felt and the player's cards
+ * and controls (`panel`, under the felt) on screen together: on a phone the table's bar
+ * above the felt scrolls away. When both cannot fit, the controls win. `decision` names
+ * the choice the player is asked for: each is brought into view once, and the player may
+ * scroll away from it.
+ */
+export function showTurn(felt, panel, decision) {
+  if (decision === shownDecision) return;
+  shownDecision = decision;
+  const top = felt.getBoundingClientRect().top;
+  const bottom = panel.getBoundingClientRect().bottom;
+  const below = bottom - window.innerHeight; // how far the controls end under the screen
+  const by = bottom - top <= window.innerHeight ? Math.min(Math.max(0, below), top) : below;
+  if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: "smooth" });
 }

@@ -8,7 +8,7 @@ import { h, chips } from "../dom.js";
 import * as bouillotte from "./bouillotte.js";
 import * as bourre from "./bourre.js";
 import { appendChat, appendNotice } from "./chat.js";
-import { deckOptions, drawFelt, flyTo, placeToward, setFourColour } from "./felt.js";
+import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { TableSocket } from "./socket.js";
 
@@ -147,10 +147,12 @@ function onSnapshot(frame) {
     state.phase = hand?.phase ?? null;
   }
   const myTurn = Boolean(hand?.legal_actions?.length);
-  if (myTurn && !state.myTurn) {
-    sounds.yourTurn();
-    // On a phone the controls sit below the felt: bring them into view when it is my turn.
-    requestAnimationFrame(() => $("me").scrollIntoView({ block: "nearest", behavior: "smooth" }));
+  if (myTurn && !state.myTurn) sounds.yourTurn();
+  if (myTurn) {
+    // On a phone the controls sit below the felt: bring both into view for each decision
+    // (a turn may follow another of mine: the straddles, then the opening).
+    const decision = `${hand.number}:${hand.phase}:${JSON.stringify(hand.legal_actions)}`;
+    requestAnimationFrame(() => showTurn($("felt"), $("me"), decision));
   }
   state.myTurn = myTurn;
   state.view = view;
