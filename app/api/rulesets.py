@@ -91,6 +91,8 @@ class RuleSetSummary(Output):
     game: str
     name: str
     summary: str
+    # The configuration's stakes (ante, pot limit / cave): a table's opener starts from them.
+    stakes: dict[str, Any]
 
 
 def public(found: RuleSet | rulesets.Preset) -> RuleSetPublic:
@@ -249,7 +251,11 @@ async def active_rulesets(
         found = await rulesets.list_rulesets(session, game, include_archived=False)
     return [
         RuleSetSummary(
-            id=r.id, game=r.game, name=r.name, summary=rule_words.summary(r.game, r.options)
+            id=r.id,
+            game=r.game,
+            name=r.name,
+            summary=rule_words.summary(r.game, r.options),
+            stakes=rule_words.stakes_of(r.game, r.options),
         )
         for r in found
     ]

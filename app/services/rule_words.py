@@ -156,6 +156,12 @@ def summary(game: str, options: Mapping[str, Any]) -> str:
     return " · ".join(parts + (changed or ["standard rules"]))
 
 
+def stakes_of(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The stake options' values in these rules (defaults included)."""
+    rules = game_rules(game).rules_type.from_dict(options)
+    return {key: getattr(rules, key) for key in game_rules(game).stakes}
+
+
 def normalised(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """The options as the engine stores them (only what differs from the defaults)."""
     return dict(game_rules(game).rules_type.from_dict(options).to_dict())

@@ -191,6 +191,7 @@ async def test_members_read_the_active_configurations(
             "game": "bourre",
             "name": "Cajun",
             "summary": made["summary"],
+            "stakes": {"ante": 1, "pot_limit": None},
         }
     ]
     assert "who antes: the dealer, for everyone" in made["summary"]
