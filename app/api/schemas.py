@@ -291,7 +291,8 @@ class TablePublic(Output):
     spectators: int
     # Only shown to admins and to the creator of a private table.
     invite_code: str | None = None
-    # The saved configuration the table was opened from, and its rules in one line.
+    # The saved configuration the table was opened from, and its house rules in one line
+    # (the stakes, in `rules`, are not repeated in it).
     ruleset_id: int | None = None
     rules_summary: str = ""
 

@@ -80,7 +80,7 @@ async def _public(
         spectators=int(live.get("spectators", 0)),
         invite_code=table.invite_code if show_code else None,
         ruleset_id=table.ruleset_id,
-        rules_summary=rule_words.summary(table.game, table.rules),
+        rules_summary=rule_words.summary(table.game, table.rules, with_stakes=False),
     )
 
 

@@ -109,6 +109,8 @@ class OptionInfo:
             return self.none_words or "none"
         if self.kind in ("bool", "choice"):
             return self.words.get(value, str(value))
+        if value == 1 and self.unit.endswith("s"):  # "1 chip", not "1 chips"
+            return f"{value}{self.unit[:-1]}"
         return f"{value}{self.unit}"
 
 

@@ -141,17 +141,21 @@ def listing(game: str, options: Mapping[str, Any]) -> list[RuleLine]:
     ]
 
 
-def summary(game: str, options: Mapping[str, Any]) -> str:
-    """One line: the game's stakes, then each option that differs from the defaults."""
+def summary(game: str, options: Mapping[str, Any], *, with_stakes: bool = True) -> str:
+    """One line: the game's stakes (unless shown beside it already; a stake left unset,
+    like no pot limit, is not said), then each option that differs from the defaults."""
     rules = game_rules(game)
-    lines = {line.label: line for line in listing(game, options)}
-    stakes = [rules.info[name] for name in rules.stakes]
-    parts = [f"{info.label} {lines[info.label].words}" for info in stakes]
-    stake_labels = {info.label for info in stakes}
+    effective = normalised(game, options)
+    stakes = rules.stakes
+    parts = [
+        f"{rules.info[key].label} {rules.info[key].describe(value)}"
+        for key, value in stakes_of(game, effective).items()
+        if with_stakes and value is not None
+    ]
     changed = [
         f"{line.label.lower()}: {line.words}"
-        for line in lines.values()
-        if line.changed and line.label not in stake_labels
+        for f, line in zip(option_fields(game, effective), listing(game, effective), strict=True)
+        if line.changed and f.name not in stakes
     ]
     return " · ".join(parts + (changed or ["standard rules"]))
 
