@@ -104,3 +104,18 @@ def test_an_admin_makes_house_rules_and_opens_a_table_with_them(
         "href", f"/tables/{table_id}/rules"
     )
     fits(page)
+
+    # The lobby's form offers the club's rules too, starting from their stakes.
+    form = page.locator("#create-table")
+    form.get_by_label("Name").fill(f"{name} again")
+    choice = form.get_by_label("House rules").filter(visible=True)
+    choice.select_option(label=name)
+    ante = form.get_by_role("spinbutton", name="Ante")
+    expect(ante).to_have_value("2")
+    ante.fill("3")
+    form.get_by_role("button", name="Open the table").click()
+    expect(page).to_have_url(re.compile(r"/tables/\d+$"))
+    line = page.get_by_test_id("table-rules")
+    expect(line).to_contain_text("Ante 3 chips")
+    expect(line).to_contain_text("play or pass: committed secretly, all at once")
+    fits(page)

@@ -283,7 +283,7 @@ OPTION_INFO: dict[str, OptionInfo] = {
         explanation="How many times the pot a renege costs (only with penalised reneges).",
         kind="int",
         minimum=1,
-        unit=" times the pot",
+        unit=" pots",
     ),
 }
 """Every option in words, for the house-rules form and a table's rules listing."""
