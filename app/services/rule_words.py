@@ -8,6 +8,7 @@ the engine's ``OPTION_INFO`` and ``REFUSED_COMBINATIONS`` (rules/bourre.md, boui
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
@@ -217,6 +218,10 @@ def _said(rules: GameRules, option: tuple[str, object]) -> str:
     return f"“{info.label}: {info.describe(option[1])}”"
 
 
+# Digits 0-9 only: int() would also read other scripts' digits.
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,12}")
+
+
 def parse_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
     """Typed option values from a form's strings, by the schema's kinds; a value that is
     not of its kind is refused on its field (the engine then checks the rest)."""
@@ -234,7 +239,7 @@ def parse_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
             options[f.name] = raw
         elif raw == "" and f.info.none_words is not None:
             options[f.name] = None
-        elif raw.lstrip("-").isascii() and raw.lstrip("-").isdigit():
+        elif _WHOLE_NUMBER.fullmatch(raw):
             options[f.name] = int(raw)
         else:
             raise InvalidRules(f"{f.info.label} must be a whole number.", [f.name], "bad_option")

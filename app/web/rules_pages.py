@@ -15,10 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import DbDep, OptionalCaller, csrf_protect
 from app.api.schemas import Id
-from app.db.models import RuleSet, User
+from app.db.models import GameTable, RuleSet, User
 from app.errors import InvalidInput, NotFound, SalonError
 from app.services import club, rule_words, rulesets
 from app.services import tables as table_service
+from app.tables.commands import EditTable
+from app.tables.manager import TableManager
 from app.web.admin_pages import _gate, _int
 from app.web.pages import redirect, render
 
@@ -302,25 +304,100 @@ async def table_rules(
     caller: OptionalCaller,
     table_id: Id,
     invite: Annotated[str | None, Query(max_length=64)] = None,
+    edited: str | None = None,
 ) -> Response:
     """Every option of the table's house rules in words: the copy the table was opened
     with, whatever became of the configuration since."""
     if caller is None:
         return redirect("/login")
+    return await _rules_page(
+        request, db, caller, table_id, invite, notice="Table changed." if edited else None
+    )
+
+
+async def _rules_page(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    table_id: int,
+    invite: str | None = None,
+    error: SalonError | None = None,
+    notice: str | None = None,
+) -> Response:
+    assert caller is not None
     try:
         async with db.transaction() as session:
             table = await table_service.visible_table(session, table_id, caller.user, invite)
             source = await session.get(RuleSet, table.ruleset_id) if table.ruleset_id else None
-    except NotFound as error:
-        return await render(request, db, caller, "error.html", 404, error=error)
+            choices = await rulesets.list_rulesets(session, table.game, include_archived=False)
+    except NotFound as not_found:
+        return await render(request, db, caller, "error.html", 404, error=not_found)
+    about = rule_words.game_rules(table.game)
+    editable = (
+        table_service.may_edit(table, caller.user)
+        and table.hands_played == 0
+        and table.status != "closed"
+    )
     return await render(
         request,
         db,
         caller,
         "rules.html",
+        error.status_code if error else 200,
         table=table,
-        game_title=rule_words.game_rules(table.game).title,
+        game_title=about.title,
         source=source,
         summary=rule_words.summary(table.game, table.rules),
         lines=rule_words.listing(table.game, table.rules),
+        editable=editable,
+        choices=choices,
+        stakes=[
+            (key, about.info[key], value)
+            for key, value in rule_words.stakes_of(table.game, table.rules).items()
+        ],
+        error=error,
+        notice=notice,
+    )
+
+
+@router.post("/tables/{table_id}/edit")
+async def edit_table(request: Request, db: DbDep, caller: OptionalCaller, table_id: Id) -> Response:
+    """Change a table before its first hand, from its rules page (through the table's
+    actor, so an edit and the first deal never cross)."""
+    if caller is None:
+        return redirect("/login")
+    form = _submitted(await request.form())
+    try:
+        async with db.transaction() as session:
+            table = await table_service.visible_table(session, table_id, caller.user)
+        edit = _table_edit(table, form)
+        manager: TableManager = request.app.state.tables
+        actor = await manager.actor(table_id)
+        await actor.call(EditTable(caller.user.id, edit))
+    except SalonError as error:
+        return await _rules_page(request, db, caller, table_id, error=error)
+    return redirect(f"/tables/{table_id}/rules?edited=1")
+
+
+def _table_edit(table: GameTable, form: dict[str, str]) -> table_service.TableEdit:
+    """Only what the form changes, so a table with players seated can still be renamed."""
+    about = rule_words.game_rules(table.game)
+    current = rule_words.stakes_of(table.game, table.rules)
+    stakes: dict[str, Any] = {}
+    for key in about.stakes:
+        typed = form.get(key, "").strip()
+        stakes[key] = _int(typed, about.info[key].label) if typed else None
+    chosen = form.get("ruleset_id", "").strip()
+    ruleset_id = _int(chosen, "Configuration") if chosen else None
+    buy_in = {
+        key: _int(form[key], "Buy-in") if form.get(key, "").strip() else None
+        for key in ("buy_in_min", "buy_in_max")
+    }
+    name = form.get("table_name", "").strip()
+    return table_service.TableEdit(
+        name=name if name and name != table.name else None,
+        ruleset_id=ruleset_id if ruleset_id != table.ruleset_id else None,
+        stakes=stakes if stakes != current else None,
+        buy_in_min=buy_in["buy_in_min"] if buy_in["buy_in_min"] != table.buy_in_min else None,
+        buy_in_max=buy_in["buy_in_max"] if buy_in["buy_in_max"] != table.buy_in_max else None,
     )

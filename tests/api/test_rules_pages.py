@@ -145,3 +145,46 @@ async def test_a_form_without_its_csrf_token_is_refused(app: FastAPI, db: Databa
     refused = await admin.post("/admin/rules/new", data=form)
     assert refused.status_code == 403
     assert "None yet" in (await admin.get("/admin/rules")).text
+
+
+async def test_a_table_is_changed_from_its_rules_page_before_its_first_hand(
+    app: FastAPI, db: Database
+) -> None:
+    await found_club(db)
+    admin = await logged_in_client(app, "owner")
+    token = await token_of(admin)
+    first = await admin.post(
+        "/admin/rules/new", data=bourre_form(token, name="Strict", must_trump="always")
+    )
+    second = await admin.post(
+        "/admin/rules/new", data=bourre_form(token, name="Loose", cinch_rule="false")
+    )
+    strict_id = first.headers["location"].split("/")[-1].split("?")[0]
+    loose_id = second.headers["location"].split("/")[-1].split("?")[0]
+    form = {
+        "csrf_token": token,
+        "table_name": "Friday",
+        "seat_count": "4",
+        "ante": "1",
+        "turn_seconds": "30",
+        "buy_in_min": "20",
+        "buy_in_max": "200",
+    }
+    async with app.router.lifespan_context(app):
+        opened = await admin.post(f"/admin/rules/{strict_id}/open", data=form)
+        table_path = opened.headers["location"]
+        page = await admin.get(f"{table_path}/rules")
+        assert 'data-testid="edit-table"' in page.text
+        changed = await admin.post(
+            f"{table_path}/edit",
+            data={**form, "table_name": "Friday loose", "ruleset_id": loose_id, "ante": "2"},
+        )
+        assert changed.status_code == 303
+        page = await admin.get(changed.headers["location"])
+        assert "Table changed." in page.text
+        assert "House rules of Friday loose" in page.text
+        assert "Ante 2 chips · cinch rule: no" in page.text
+        bad = await admin.post(f"{table_path}/edit", data={**form, "ante": "0"})
+        assert bad.status_code == 422 and "The ante must be at least 1 chip." in bad.text
+        unchanged = await admin.get(f"{table_path}/rules")
+        assert "House rules of Friday loose" in unchanged.text

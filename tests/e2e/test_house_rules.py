@@ -9,12 +9,23 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.ui import DESKTOP, PHONE, LiveServer, NewPage, Screen, Shot, log_in
+from tests.e2e.ui import (
+    DESKTOP,
+    PHONE,
+    LiveServer,
+    NewPage,
+    Screen,
+    Shot,
+    log_in,
+    serious_violations,
+)
 
 
 def fits(page: Page) -> None:
+    """No wider than the screen, and nothing axe-core finds serious."""
     wide = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert wide[0] <= wide[1], f"{page.url} is wider than the screen: {wide}"
+    assert serious_violations(page) == [], page.url
 
 
 def option(page: Page, label: str):  # type: ignore[no-untyped-def]
