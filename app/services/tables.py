@@ -200,6 +200,13 @@ async def edit_table(
         )
     game = driver(table.game)
     ruleset_id = edit.ruleset_id if edit.ruleset_id is not None else table.ruleset_id
+    for key in edit.stakes or {}:
+        if key not in _stake_names(table.game):
+            raise InvalidInput(
+                "not_a_stake",
+                f"{key!r} is a house rule, not a stake: choose another configuration instead.",
+                field=key,
+            )
     stakes = edit.stakes
     if stakes is None:  # keep the table's own stakes
         stakes = {k: v for k, v in table.rules.items() if k in _stake_names(table.game)}

@@ -15,8 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import DbDep, OptionalCaller, csrf_protect
 from app.api.schemas import Id
-from app.db.models import GameTable, RuleSet, User
-from app.errors import InvalidInput, NotFound, SalonError
+from app.db.models import GameTable, RuleSet, TableStatus, User
+from app.errors import Conflict, InvalidInput, NotFound, SalonError
 from app.services import club, rule_words, rulesets
 from app.services import tables as table_service
 from app.tables.commands import EditTable
@@ -336,7 +336,7 @@ async def _rules_page(
     editable = (
         table_service.may_edit(table, caller.user)
         and table.hands_played == 0
-        and table.status != "closed"
+        and table.status != TableStatus.CLOSED
     )
     return await render(
         request,
@@ -370,6 +370,8 @@ async def edit_table(request: Request, db: DbDep, caller: OptionalCaller, table_
     try:
         async with db.transaction() as session:
             table = await table_service.visible_table(session, table_id, caller.user)
+        if table.status == TableStatus.CLOSED:
+            raise Conflict("table_closed", "This table is closed.")
         edit = _table_edit(table, form)
         manager: TableManager = request.app.state.tables
         actor = await manager.actor(table_id)

@@ -149,6 +149,10 @@ async def test_a_table_is_edited_before_its_first_hand_only(
     assert body["rules"] == {"allow_throw_off": True, "ante": 3}
     assert (body["ruleset_id"], body["buy_in_max"]) == (other, 300)
 
+    not_a_stake = await patch(admin, path, {"stakes": {"renege_penalty": 2}})
+    assert not_a_stake.status_code == 422
+    assert not_a_stake.json()["error"]["code"] == "not_a_stake"
+
     ana, bob = await player(address, "ana"), await player(address, "bob")
     member_edit = await patch(ana, path, {"name": "Mine"})
     assert member_edit.status_code == 403
