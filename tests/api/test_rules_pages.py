@@ -174,7 +174,8 @@ async def test_a_table_is_changed_from_its_rules_page_before_its_first_hand(
         opened = await admin.post(f"/admin/rules/{strict_id}/open", data=form)
         table_path = opened.headers["location"]
         page = await admin.get(f"{table_path}/rules")
-        assert 'data-testid="edit-table"' in page.text
+        assert page.text.count('data-testid="edit-table"') == 1
+        assert "<title>Rules of Friday · " in page.text
         changed = await admin.post(
             f"{table_path}/edit",
             data={**form, "table_name": "Friday loose", "ruleset_id": loose_id, "ante": "2"},

@@ -106,6 +106,7 @@ def test_an_admin_makes_house_rules_and_opens_a_table_with_them(
     ]:
         expect(listing.get_by_role("row").filter(has_text=label)).to_contain_text(words)
     fits(page)
+    page.evaluate("window.scrollTo(0, 0)")
     shot(page, f"house-rules-listing-{device}")
 
     page.goto(f"{base}/lobby")
