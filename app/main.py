@@ -14,6 +14,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app.api import admin, auth, health, me
 from app.api import hands as hands_api
+from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
 from app.config import Settings, get_settings
 from app.db.session import Database
@@ -23,7 +24,7 @@ from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.manager import TableManager
-from app.web import admin_pages, history_pages, pages, play_pages
+from app.web import admin_pages, history_pages, pages, play_pages, rules_pages
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
 from app.web.templating import templates
@@ -153,11 +154,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         hands_api.router,
         hands_api.admin_router,
         tables_api.router,
+        rulesets_api.admin_router,
+        rulesets_api.router,
         endpoint.router,
         pages.router,
         admin_pages.router,
         play_pages.router,
         history_pages.router,
+        rules_pages.router,
     ):
         app.include_router(router)
     mount_docs(app)

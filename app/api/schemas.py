@@ -249,6 +249,20 @@ class TableCreate(Input):
     turn_seconds: Annotated[StrictInt, Field(ge=5, le=600)] | None = None
     private: StrictBool = False
     allow_spectators: StrictBool = True
+    # A saved house-rule configuration (instead of a preset): the table keeps a copy of its
+    # rules; `rules` then holds only the stakes set over it (ante, pot limit, cave).
+    ruleset_id: Id | None = None
+
+
+class TableUpdate(Input):
+    """Before the table's first hand only; fields left out stay as they are."""
+
+    name: Annotated[StrictStr, Field(min_length=1, max_length=60), plain_text(60)] | None = None
+    ruleset_id: Id | None = None
+    # The stakes over the configuration's rules (ante, pot limit / cave), as a whole.
+    stakes: dict[str, StrictInt | None] | None = Field(default=None, max_length=5)
+    buy_in_min: Chips | None = None
+    buy_in_max: Chips | None = None
 
 
 class SeatPublic(Output):
@@ -277,6 +291,10 @@ class TablePublic(Output):
     spectators: int
     # Only shown to admins and to the creator of a private table.
     invite_code: str | None = None
+    # The saved configuration the table was opened from, and its house rules in one line
+    # (the stakes, in `rules`, are not repeated in it).
+    ruleset_id: int | None = None
+    rules_summary: str = ""
 
 
 class SeatCreate(Input):

@@ -19,13 +19,24 @@ from app.api.schemas import (
     StatusPublic,
     TableCreate,
     TablePublic,
+    TableUpdate,
     TopUpCreate,
 )
 from app.db.models import GameTable, TableStatus, User
 from app.errors import Conflict
+from app.services import rule_words
 from app.services import tables as table_service
 from app.tables.actor import TableActor
-from app.tables.commands import Command, Describe, SetStatus, Sit, SitOut, Stand, TopUp
+from app.tables.commands import (
+    Command,
+    Describe,
+    EditTable,
+    SetStatus,
+    Sit,
+    SitOut,
+    Stand,
+    TopUp,
+)
 from app.tables.manager import TableManager
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], dependencies=[Depends(csrf_protect)])
@@ -69,6 +80,8 @@ async def _public(
         hands_played=table.hands_played,
         spectators=int(live.get("spectators", 0)),
         invite_code=table.invite_code if show_code else None,
+        ruleset_id=table.ruleset_id,
+        rules_summary=rule_words.summary(table.game, table.rules, with_stakes=False),
     )
 
 
@@ -111,6 +124,7 @@ async def create_table(
         turn_seconds=body.turn_seconds,
         private=body.private,
         allow_spectators=body.allow_spectators,
+        ruleset_id=body.ruleset_id,
     )
     async with db.transaction() as session:
         user = await session.get(User, caller.user.id)
@@ -137,6 +151,25 @@ async def table_details(
     invite: str | None = None,
 ) -> TablePublic:
     table, seats = await _visible_table(db, table_id, caller, invite)
+    return await _public(table, seats, await _describe(manager, table), caller)
+
+
+@router.patch("/{table_id}")
+async def edit_table(
+    table_id: Id, body: TableUpdate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+) -> TablePublic:
+    """Change the name, the house-rule configuration or the stakes of a table before its
+    first hand (`table_already_dealt` after; `table_has_players` for rules or stakes once
+    someone has bought in). For its opener and the club's admins."""
+    edit = table_service.TableEdit(
+        name=body.name,
+        ruleset_id=body.ruleset_id,
+        stakes=body.stakes,
+        buy_in_min=body.buy_in_min,
+        buy_in_max=body.buy_in_max,
+    )
+    await _ask(db, manager, table_id, caller, EditTable(caller.user.id, edit))
+    table, seats = await _visible_table(db, table_id, caller)
     return await _public(table, seats, await _describe(manager, table), caller)
 
 

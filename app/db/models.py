@@ -232,6 +232,9 @@ class GameTable(Base):
     created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # The club's house-rule configuration the table was opened from (its rules are a copy
+    # taken then, in `rules`: editing the configuration later never changes this table).
+    ruleset_id: Mapped[int | None] = mapped_column(ForeignKey("rulesets.id"), nullable=True)
 
 
 class TableSeat(Base):
@@ -367,3 +370,24 @@ class RequestReply(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))
     answer: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RuleSet(Base):
+    """A club's named house rules for one game, as the engine's config dict (only the
+    options that differ from the defaults). Archived, never deleted: tables refer to it."""
+
+    __tablename__ = "rulesets"
+    __table_args__ = (
+        CheckConstraint(_in("game", GameName), name="game_known"),
+        UniqueConstraint("game", "name", name="uq_rulesets_game_name"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(12))
+    name: Mapped[str] = mapped_column(String(60))
+    description: Mapped[str] = mapped_column(String(300), default="")
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    archived: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

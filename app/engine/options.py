@@ -10,8 +10,8 @@ requires (spec/table-log.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from app.engine.base import EngineError
 
@@ -77,3 +77,65 @@ class RuleOptions:
         for key, value in changes.items():
             self.check_option(self._known(key), value)
         return replace(self, **changes)
+
+
+OptionKind = Literal["bool", "choice", "int"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OptionInfo:
+    """What a person needs to know about one option to choose it: the words beside a
+    form field, and the words that describe a table's rules. Pure data, kept next to the
+    options so a new option cannot be added without them (a test checks it).
+
+    ``section`` is where the option is defined in the game's rules page (``"§4"``);
+    ``words`` says each allowed value in words (choices and booleans); an ``int`` option
+    allows ``minimum``..``maximum``, and None too when ``none_words`` says what None means.
+    """
+
+    label: str
+    section: str
+    explanation: str
+    kind: OptionKind
+    words: Mapping[object, str] = field(default_factory=dict)
+    minimum: int | None = None
+    maximum: int | None = None
+    none_words: str | None = None
+    unit: str = ""
+
+    def describe(self, value: object) -> str:
+        """The value in words, as the rules listing of a table says it."""
+        if value is None:
+            return self.none_words or "none"
+        if self.kind in ("bool", "choice"):
+            return self.words.get(value, str(value))
+        if value == 1 and self.unit.endswith("s"):  # "1 chip", not "1 chips"
+            return f"{value}{self.unit[:-1]}"
+        return f"{value}{self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedCombination:
+    """Two option values the engine refuses together, and why (rules pages, "Invalid
+    pair")."""
+
+    first: tuple[str, object]
+    second: tuple[str, object]
+    section: str
+    why: str
+
+    def matches(self, rules: object) -> bool:
+        return all(
+            getattr(rules, key, object()) == value for key, value in (self.first, self.second)
+        )
+
+    @property
+    def message(self) -> str:
+        (a, va), (b, vb) = self.first, self.second
+        return f"{a}: {_json_word(va)} cannot be combined with {b}: {_json_word(vb)} ({self.why})."
+
+
+def _json_word(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

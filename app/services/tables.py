@@ -8,7 +8,7 @@ is running); these functions check everything else, in one transaction each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
@@ -30,7 +30,7 @@ from app.engine.base import EngineError
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.security.text import clean_text
 from app.security.tokens import new_token, same
-from app.services import ledger, replies
+from app.services import ledger, replies, rule_words, rulesets
 from app.tables.games import driver
 
 
@@ -79,6 +79,9 @@ class TableSpec:
     turn_seconds: int | None = None
     private: bool = False
     allow_spectators: bool = True
+    # A saved house-rule configuration: the table takes a copy of its rules, with `rules`
+    # holding only the stakes the opener sets over it (ante, pot limit, cave).
+    ruleset_id: int | None = None
 
 
 def _check_spec(spec: TableSpec) -> tuple[str, dict[str, Any]]:
@@ -117,6 +120,7 @@ async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> G
         raise NotFound("club_not_set_up", "This installation has no club yet.")
     if actor.role == Role.MEMBER and not club.members_may_create_tables:
         raise Forbidden("admin_only", "Only the club's admins can open tables.")
+    spec = await _with_ruleset(session, spec)
     name, rules = _check_spec(spec)
     table = GameTable(
         name=name,
@@ -132,11 +136,109 @@ async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> G
         status=TableStatus.OPEN,
         session_state={},
         created_by_id=actor.id,
+        ruleset_id=spec.ruleset_id,
     )
     session.add(table)
     await session.flush()
     await ledger.open_account(session, pot_key(table.id), AccountKind.POT)
     return table
+
+
+async def _with_ruleset(session: AsyncSession, spec: TableSpec) -> TableSpec:
+    """The spec with the configuration's rules copied in (the stakes over them)."""
+    if spec.ruleset_id is None:
+        return spec
+    if spec.preset is not None:
+        raise InvalidInput(
+            "preset_and_ruleset", "Choose a saved configuration or a preset, not both."
+        )
+    rules = await rulesets.rules_for_table(session, spec.game, spec.ruleset_id, spec.rules)
+    return replace(spec, rules=rules)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableEdit:
+    """What may change before a table's first hand. None: unchanged. ``stakes`` replaces
+    the stakes (ante, pot limit, cave) over the configuration's rules."""
+
+    name: str | None = None
+    ruleset_id: int | None = None
+    stakes: dict[str, Any] | None = None
+    buy_in_min: int | None = None
+    buy_in_max: int | None = None
+
+    @property
+    def changes_play(self) -> bool:
+        return any(
+            v is not None for v in (self.ruleset_id, self.stakes, self.buy_in_min, self.buy_in_max)
+        )
+
+
+def may_edit(table: GameTable, user: User) -> bool:
+    return user.role in (Role.OWNER, Role.ADMIN) or table.created_by_id == user.id
+
+
+async def edit_table(
+    session: AsyncSession, actor: User, table: GameTable, edit: TableEdit, *, dealt: bool
+) -> GameTable:
+    """Change a table's name, configuration or stakes before its first hand (``dealt``:
+    the runtime has dealt a hand at it, which the stored count may not show yet). Rules
+    and stakes stay as they are while anyone is seated: they bought in under them."""
+    if not may_edit(table, actor):
+        raise Forbidden("not_table_owner", "Only the club's admins or its opener can edit it.")
+    if table.status == TableStatus.CLOSED:
+        raise Conflict("table_closed", "This table is closed.")
+    if dealt or table.hands_played > 0:
+        raise Conflict(
+            "table_already_dealt",
+            "A table can be edited only before its first hand; open a new table instead.",
+        )
+    if edit.changes_play and await seats_of(session, table.id):
+        raise Conflict(
+            "table_has_players",
+            "Players have bought in under these rules and stakes: they must stand up first.",
+        )
+    game = driver(table.game)
+    ruleset_id = edit.ruleset_id if edit.ruleset_id is not None else table.ruleset_id
+    for key in edit.stakes or {}:
+        if key not in _stake_names(table.game):
+            raise InvalidInput(
+                "not_a_stake",
+                f"{key!r} is a house rule, not a stake: choose another configuration instead.",
+                field=key,
+            )
+    stakes = edit.stakes
+    if stakes is None:  # keep the table's own stakes
+        stakes = {k: v for k, v in table.rules.items() if k in _stake_names(table.game)}
+    spec = TableSpec(
+        name=edit.name if edit.name is not None else table.name,
+        game=table.game,
+        rules=stakes if ruleset_id is not None else {**table.rules, **stakes},
+        seat_count=table.seat_count,
+        buy_in_min=edit.buy_in_min if edit.buy_in_min is not None else table.buy_in_min,
+        buy_in_max=edit.buy_in_max if edit.buy_in_max is not None else table.buy_in_max,
+        ruleset_id=ruleset_id,
+    )
+    if table.game == "bouillotte" and edit.buy_in_min is None:  # the cave is the buy-in
+        cave = game.parse_rules(await _rules_of(session, spec)).cave
+        spec = replace(spec, buy_in_min=cave, buy_in_max=cave)
+    spec = await _with_ruleset(session, spec)
+    name, rules = _check_spec(spec)
+    table.name = name
+    table.rules = rules
+    table.ruleset_id = ruleset_id
+    table.buy_in_min = spec.buy_in_min
+    table.buy_in_max = spec.buy_in_max
+    await session.flush()
+    return table
+
+
+def _stake_names(game: str) -> tuple[str, ...]:
+    return rule_words.game_rules(game).stakes
+
+
+async def _rules_of(session: AsyncSession, spec: TableSpec) -> dict[str, Any]:
+    return (await _with_ruleset(session, spec)).rules
 
 
 async def get_table(session: AsyncSession, table_id: int) -> GameTable:

@@ -52,6 +52,7 @@ from app.tables.commands import (
     Connection,
     Contribute,
     Describe,
+    EditTable,
     Join,
     Leave,
     Resync,
@@ -341,6 +342,8 @@ class TableActor:
                 return await self._stand(command.user_id)
             case SetStatus():
                 return await self._set_status(command.status)
+            case EditTable():
+                return await self._edit(command)
             case Describe():
                 return self.describe()
         raise AssertionError(f"unknown command {command!r}")
@@ -1013,6 +1016,18 @@ class TableActor:
         self._schedule_next_hand()
         self._broadcast(self._publish([Event(str(wanted), None, {})]))
         return {"status": str(wanted)}
+
+    async def _edit(self, command: EditTable) -> dict[str, Any]:
+        assert self.driver is not None
+        async with self.db.transaction() as session:
+            table = await table_service.get_table(session, self.table_id)
+            user = await session.get(User, command.user_id)
+            assert user is not None
+            dealt = self.hand is not None or bool(table.session_state)
+            await table_service.edit_table(session, user, table, command.edit, dealt=dealt)
+        self.table = table
+        self.rules = self.driver.parse_rules(table.rules)
+        return {"id": table.id}
 
     async def _close(self) -> None:
         """Return every stack, and the pot to those who paid into it, then close."""

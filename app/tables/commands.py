@@ -127,6 +127,15 @@ class SetStatus(Command):
 
 
 @dataclass(eq=False)
+class EditTable(Command):
+    """Change the table before its first hand (name, house rules, stakes): ordered with
+    the deal, so an edit and the first hand can never cross."""
+
+    user_id: int
+    edit: Any  # services.tables.TableEdit
+
+
+@dataclass(eq=False)
 class Describe(Command):
     """The table's live summary for the lobby."""
 

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from app.api.deps import DbDep, OptionalCaller
 from app.api.schemas import Id
 from app.errors import NotFound
-from app.services import club
+from app.services import club, rule_words
 from app.services import tables as table_service
 from app.tables.games import DRIVERS
 from app.web.pages import redirect, render
@@ -64,4 +64,5 @@ async def table_page(
         "table.html",
         table=table,
         chip_unit=the_club.chip_unit,
+        rules_summary=rule_words.summary(table.game, table.rules),
     )

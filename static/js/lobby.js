@@ -72,6 +72,8 @@ function row(table) {
         h("span", { class: `game-badge game-badge--${table.game}`, text: GAME_NAMES[table.game] }),
         table.private ? h("span", { class: "badge", text: "Private" }) : null,
         " ", stakes(table)),
+      h("p", { class: "muted table-row-rules" }, table.rules_summary, " · ",
+        h("a", { href: `/tables/${table.id}/rules`, text: "rules" })),
       h("p", { class: "muted" },
         h("span", { class: "seats-taken", text: `${table.seats.length}/${table.seat_count} seated` }),
         ` · ${stateLine(table)}`,
@@ -125,14 +127,28 @@ function setUpCreateForm() {
     form.elements.seat_count.max = game === "bourre" ? 8 : 5;
     form.elements.seat_count.min = game === "bourre" ? 2 : 3;
   };
+  // A saved configuration's stakes are where the opener starts from.
+  const useStakes = (event) => {
+    const chosen = event.target.selectedOptions[0];
+    if (!chosen || !chosen.dataset.stakes) return;
+    for (const [key, value] of Object.entries(JSON.parse(chosen.dataset.stakes))) {
+      if (form.elements[key] && value !== null) form.elements[key].value = value;
+    }
+  };
   for (const radio of form.elements.game) radio.addEventListener("change", showFields);
-  form.elements.preset_bourre.addEventListener("change", showFields);
+  for (const select of [form.elements.preset_bourre, form.elements.preset_bouillotte]) {
+    select.addEventListener("change", showFields);
+    select.addEventListener("change", useStakes);
+  }
   showFields();
+  addClubRules(form);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const f = form.elements;
     const game = f.game.value;
-    const preset = game === "bourre" ? f.preset_bourre.value : f.preset_bouillotte.value;
+    const choice = game === "bourre" ? f.preset_bourre.value : f.preset_bouillotte.value;
+    const [kind, chosen] = choice.includes(":") ? choice.split(":") : ["preset", choice];
+    const preset = kind === "preset" ? chosen : "";
     const cave = Number(f.cave.value);
     const body = {
       name: f.name.value.trim(),
@@ -146,6 +162,7 @@ function setUpCreateForm() {
       buy_in_max: game === "bourre" ? Number(f.buy_in_max.value) : cave,
     };
     if (preset) body.preset = preset;
+    if (kind === "ruleset") body.ruleset_id = Number(chosen);
     if (!f.pot_limit.disabled) body.rules.pot_limit = Number(f.pot_limit.value);
     const problem = document.getElementById("create-error");
     problem.textContent = "";
@@ -156,6 +173,27 @@ function setUpCreateForm() {
       problem.textContent = error.message;
     }
   });
+}
+
+// The club's saved house rules come first in each game's choice (value "ruleset:<id>").
+async function addClubRules(form) {
+  let saved = [];
+  try {
+    saved = await api("/api/rulesets");
+  } catch {
+    return; // the built-in presets are still there
+  }
+  for (const game of ["bourre", "bouillotte"]) {
+    const mine = saved.filter((r) => r.game === game);
+    if (!mine.length) continue;
+    const group = h("optgroup", { label: "The club's rules" },
+      ...mine.map((r) => h("option", {
+        value: `ruleset:${r.id}`, text: r.name, title: r.summary,
+        dataset: { stakes: JSON.stringify(r.stakes) },
+      })));
+    const select = form.elements[`preset_${game}`];
+    select.append(group);
+  }
 }
 
 setUpCreateForm();

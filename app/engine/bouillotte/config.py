@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from app.engine.options import ConfigError, RuleOptions
+from app.engine.options import ConfigError, OptionInfo, RefusedCombination, RuleOptions
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "direction": ("counter_clockwise", "clockwise"),
@@ -80,6 +80,85 @@ def _validate(rules: BouillotteRules) -> None:
     for key in ("bonus_carre", "bonus_brelan"):
         if getattr(rules, key) < 0:
             raise ConfigError("bad_option", f"{key} cannot be negative.", key)
+
+
+REFUSED_COMBINATIONS: tuple[RefusedCombination, ...] = ()
+"""Every combination of valid values is valid (rules/bouillotte.md §8 "Rules config")."""
+
+_YES_NO: dict[object, str] = {True: "yes", False: "no"}
+
+OPTION_INFO: dict[str, OptionInfo] = {
+    "direction": OptionInfo(
+        label="Direction of play",
+        section="introduction",
+        explanation="Deal, bets and the deal itself pass to the right, or to the left.",
+        kind="choice",
+        words={"counter_clockwise": "to the right (counter-clockwise)", "clockwise": "clockwise"},
+    ),
+    "cave": OptionInfo(
+        label="Cave",
+        section="§1",
+        explanation="The chips every player sits down with, and buys again when all are lost.",
+        kind="int",
+        minimum=1,
+        unit=" chips",
+    ),
+    "seating": OptionInfo(
+        label="Seating",
+        section="§1",
+        explanation="Seats are drawn by cards before the first hand, or kept as players join.",
+        kind="choice",
+        words={"draw": "drawn by cards", "as_joined": "as the players joined"},
+    ),
+    "ante_mode": OptionInfo(
+        label="Antes",
+        section="§2",
+        explanation="Each player antes 1 and the dealer 1 more, or only the dealer antes 1.",
+        kind="choice",
+        words={
+            "all_plus_dealer": "everyone, and the dealer twice",
+            "dealer_only": "the dealer only",
+        },
+    ),
+    "buy_back": OptionInfo(
+        label="Straddle buy-back",
+        section="§3",
+        explanation="A straddler may double again to win back the right to speak last.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "mistigri": OptionInfo(
+        label="Brelan de mistigri",
+        section="§6",
+        explanation="The queen of clubs with a pair of one colour ranks just below a brelan.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "brelans": OptionInfo(
+        label="Brelans count",
+        section="§6",
+        explanation="Three of a kind wins; without it (high stakes) points always decide.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "bonus_carre": OptionInfo(
+        label="Brelan carré bonus",
+        section="§7",
+        explanation="Chips every other player pays the holder of four of a kind.",
+        kind="int",
+        minimum=0,
+        unit=" chips",
+    ),
+    "bonus_brelan": OptionInfo(
+        label="Brelan bonus",
+        section="§7",
+        explanation="Chips every other player pays the holder of three of a kind.",
+        kind="int",
+        minimum=0,
+        unit=" chips",
+    ),
+}
+"""Every option in words, for the house-rules form and a table's rules listing."""
 
 
 _PRESET_OPTIONS: dict[str, dict[str, Any]] = {

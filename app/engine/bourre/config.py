@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from app.engine.options import ConfigError, RuleOptions
+from app.engine.options import ConfigError, OptionInfo, RefusedCombination, RuleOptions
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "ante_mode": ("each", "dealer_for_all"),
@@ -122,20 +122,171 @@ def _validate(rules: BourreRules) -> None:
         )
     # The two invalid pairs of rules/bourre.md (§4, §5): a config error as a whole, named
     # by both options (no single field is at fault).
-    if rules.declare == "simultaneous" and rules.draw_with_declare:
-        raise ConfigError(
-            "conflicting_options",
-            "declare: simultaneous cannot be combined with draw_with_declare: true "
-            "(an exchange made in the declaring turn would reveal a commitment that must "
-            "stay secret until the last one is in).",
-        )
-    if rules.must_trump == "always" and rules.allow_throw_off:
-        raise ConfigError(
-            "conflicting_options",
-            "must_trump: always cannot be combined with allow_throw_off: true "
-            "(one forces a player who cannot follow suit to play a trump, the other lets "
-            "that player play any card).",
-        )
+    for refused in REFUSED_COMBINATIONS:
+        if refused.matches(rules):
+            raise ConfigError("conflicting_options", refused.message)
+
+
+REFUSED_COMBINATIONS: tuple[RefusedCombination, ...] = (
+    RefusedCombination(
+        ("declare", "simultaneous"),
+        ("draw_with_declare", True),
+        "§4",
+        "an exchange made in the declaring turn would reveal a commitment that must stay "
+        "secret until the last one is in",
+    ),
+    RefusedCombination(
+        ("must_trump", "always"),
+        ("allow_throw_off", True),
+        "§5",
+        "one forces a player who cannot follow suit to play a trump, the other lets that "
+        "player play any card",
+    ),
+)
+"""The invalid pairs of rules/bourre.md: every other combination of valid values is valid."""
+
+_YES_NO: dict[object, str] = {True: "yes", False: "no"}
+
+OPTION_INFO: dict[str, OptionInfo] = {
+    "ante": OptionInfo(
+        label="Ante",
+        section="§1",
+        explanation="The chips each player puts in the pot before the deal.",
+        kind="int",
+        minimum=1,
+        unit=" chips",
+    ),
+    "pot_limit": OptionInfo(
+        label="Pot limit",
+        section="§7",
+        explanation="The most a winner takes and a bourré costs; any excess stays in the pot.",
+        kind="int",
+        minimum=1,
+        none_words="no limit",
+        unit=" chips",
+    ),
+    "ante_mode": OptionInfo(
+        label="Who antes",
+        section="§2",
+        explanation="Every player dealt in antes, or the dealer alone antes for all of them.",
+        kind="choice",
+        words={"each": "every player", "dealer_for_all": "the dealer, for everyone"},
+    ),
+    "double_ante": OptionInfo(
+        label="Double ante",
+        section="§2",
+        explanation="Everyone antes before the deal, and each player who plays antes again.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "hand_size": OptionInfo(
+        label="Cards per hand",
+        section="§3",
+        explanation="Five cards, or four in the Indiana variant (four tricks).",
+        kind="int",
+        minimum=4,
+        maximum=5,
+    ),
+    "trump_card": OptionInfo(
+        label="Trump card",
+        section="§3",
+        explanation="Which card turned face up fixes trump, and who may hold it.",
+        kind="choice",
+        words={
+            "dealer_keeps": "the dealer's last card, kept by the dealer",
+            "dead": "an extra card that belongs to no one",
+            "dealer_may_take": "an extra card the dealer may take",
+        },
+    ),
+    "ace_trump_dealer_must_play": OptionInfo(
+        label="Dealer plays on a turned ace",
+        section="§3",
+        explanation="When the dealer keeps a turned ace, the dealer may not pass.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "declare": OptionInfo(
+        label="Play or pass",
+        section="§4",
+        explanation="Players declare one after another, or all commit in secret at once.",
+        kind="choice",
+        words={"in_turn": "declared in turn", "simultaneous": "committed secretly, all at once"},
+    ),
+    "draw_with_declare": OptionInfo(
+        label="Draw when declaring",
+        section="§4",
+        explanation="A player who plays exchanges cards at once, with no separate draw round.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "entry_requirement": OptionInfo(
+        label="To play, hold",
+        section="§4",
+        explanation="What a player must hold at the first declaration to be allowed to play.",
+        kind="choice",
+        words={"none": "anything", "trump_or_club": "a trump or a club"},
+    ),
+    "second_chance": OptionInfo(
+        label="Second declaration",
+        section="§4",
+        explanation="After the draw, players still in declare again, paying one more ante.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "max_discard": OptionInfo(
+        label="Most cards exchanged",
+        section="§4",
+        explanation="The most cards a player may discard and replace in the draw.",
+        kind="int",
+        minimum=0,
+        maximum=5,
+        none_words="the whole hand",
+    ),
+    "must_beat": OptionInfo(
+        label="Must beat",
+        section="§5",
+        explanation="A player following suit must play higher than the trick's best, if able.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "must_trump": OptionInfo(
+        label="Must trump",
+        section="§5",
+        explanation="Unable to follow suit: trump only when a trump can win, or always.",
+        kind="choice",
+        words={"to_win": "only with a trump that can win", "always": "always"},
+    ),
+    "allow_throw_off": OptionInfo(
+        label="Free throw-off",
+        section="§5",
+        explanation="Unable to follow suit, a player may play any card even holding trumps.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "cinch_rule": OptionInfo(
+        label="Cinch rule",
+        section="§6",
+        explanation="A player sure of three tricks must play the highest trump to win them.",
+        kind="bool",
+        words=_YES_NO,
+    ),
+    "renege": OptionInfo(
+        label="Illegal cards",
+        section="§8",
+        explanation="The server refuses an illegal card; penalised reneges are not available yet.",
+        kind="choice",
+        words={"prevented": "refused by the server", "penalized": "accepted and penalised"},
+    ),
+    "renege_penalty": OptionInfo(
+        label="Renege penalty",
+        section="§8",
+        explanation="How many times the pot a renege costs (only with penalised reneges).",
+        kind="int",
+        minimum=1,
+        unit=" pots",
+    ),
+}
+"""Every option in words, for the house-rules form and a table's rules listing."""
 
 
 _PRESET_OPTIONS: dict[str, dict[str, Any]] = {

@@ -1,0 +1,240 @@
+"""The club's named house-rule configurations: list, create, edit, clone, archive.
+
+Each admin action is one function taking the acting admin, run in the caller's
+transaction, so each can be recorded (in the audit log) in one place. A configuration is
+never deleted: tables opened from it refer to it. The engine's built-in presets are
+read-only starting points, offered to be cloned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import RuleSet, User
+from app.db.types import utcnow
+from app.errors import Conflict, InvalidInput, NotFound
+from app.security.text import clean_text
+from app.services import rule_words
+
+NAME_LENGTH = 60
+DESCRIPTION_LENGTH = 300
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleSetDraft:
+    """What an admin submits: the game, a name, a note, and the options (as the engine
+    reads them; options equal to the defaults may be included)."""
+
+    game: str
+    name: str
+    description: str = ""
+    options: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A built-in preset of the engine, shown as a read-only configuration."""
+
+    game: str
+    key: str
+    options: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return rule_words.preset_title(self.key)
+
+
+def presets(game: str | None = None) -> list[Preset]:
+    return [
+        Preset(name, key, rules.to_dict())
+        for name, game_rules in rule_words.GAMES.items()
+        if game in (None, name)
+        for key, rules in game_rules.presets.items()
+    ]
+
+
+def get_preset(game: str, key: str) -> Preset:
+    for found in presets(rule_words.known_game(game)):
+        if found.key == key:
+            return found
+    raise NotFound("preset_not_found", f"There is no built-in {game} preset named {key!r}.")
+
+
+async def list_rulesets(
+    session: AsyncSession, game: str | None = None, *, include_archived: bool = True
+) -> list[RuleSet]:
+    query = select(RuleSet).order_by(RuleSet.game, RuleSet.archived, RuleSet.name)
+    if game is not None:
+        query = query.where(RuleSet.game == rule_words.known_game(game))
+    if not include_archived:
+        query = query.where(RuleSet.archived.is_(False))
+    return list((await session.scalars(query)).all())
+
+
+async def get_ruleset(session: AsyncSession, ruleset_id: int) -> RuleSet:
+    found = await session.get(RuleSet, ruleset_id)
+    if found is None:
+        raise NotFound("ruleset_not_found", f"No house-rule configuration with id {ruleset_id}.")
+    return found
+
+
+def _name(name: str) -> str:
+    cleaned = clean_text(name, NAME_LENGTH)
+    if cleaned is None:
+        raise InvalidInput(
+            "invalid_name",
+            f"A configuration's name has 1 to {NAME_LENGTH} characters of plain text.",
+            field="name",
+        )
+    return cleaned
+
+
+def _description(text: str) -> str:
+    if not text.strip():
+        return ""
+    cleaned = clean_text(text, DESCRIPTION_LENGTH)
+    if cleaned is None:
+        raise InvalidInput(
+            "invalid_description",
+            f"A description has at most {DESCRIPTION_LENGTH} characters of plain text.",
+            field="description",
+        )
+    return cleaned
+
+
+async def _check_name_free(
+    session: AsyncSession, game: str, name: str, except_id: int | None = None
+) -> None:
+    query = select(RuleSet.id).where(RuleSet.game == game, RuleSet.name == name)
+    if except_id is not None:
+        query = query.where(RuleSet.id != except_id)
+    if await session.scalar(query) is not None:
+        raise Conflict(
+            "ruleset_name_taken",
+            f"The club already has a {rule_words.game_rules(game).title} configuration "
+            f"named {name!r} (archived ones keep their names).",
+            field="name",
+        )
+
+
+async def create_ruleset(session: AsyncSession, actor: User, draft: RuleSetDraft) -> RuleSet:
+    game = rule_words.known_game(draft.game)
+    name = _name(draft.name)
+    description = _description(draft.description)
+    options = rule_words.check(game, draft.options)
+    await _check_name_free(session, game, name)
+    ruleset = RuleSet(
+        game=game,
+        name=name,
+        description=description,
+        options=options,
+        archived=False,
+        created_by_id=actor.id,
+    )
+    session.add(ruleset)
+    await session.flush()
+    return ruleset
+
+
+async def edit_ruleset(
+    session: AsyncSession, actor: User, ruleset_id: int, draft: RuleSetDraft
+) -> RuleSet:
+    """Change a configuration's name, note and options. Tables already opened from it keep
+    the copy of the rules they were opened with."""
+    ruleset = await get_ruleset(session, ruleset_id)
+    if ruleset.archived:
+        raise Conflict("ruleset_archived", "Restore this configuration before editing it.")
+    if draft.game != ruleset.game:
+        raise InvalidInput(
+            "game_mismatch", "A configuration's game cannot be changed.", field="game"
+        )
+    name = _name(draft.name)
+    description = _description(draft.description)
+    options = rule_words.check(ruleset.game, draft.options)
+    await _check_name_free(session, ruleset.game, name, except_id=ruleset.id)
+    ruleset.name = name
+    ruleset.description = description
+    ruleset.options = options
+    ruleset.updated_at = utcnow()
+    await session.flush()
+    return ruleset
+
+
+async def clone_ruleset(
+    session: AsyncSession, actor: User, source: RuleSet | Preset, name: str | None = None
+) -> RuleSet:
+    """A new configuration holding the same options as a saved one or a built-in preset,
+    named ``name`` or "<source> (copy)" (then "(copy 2)"… while the name is taken)."""
+    if name is None:
+        name = await _free_copy_name(session, source.game, source.name)
+    return await create_ruleset(
+        session,
+        actor,
+        RuleSetDraft(
+            game=source.game,
+            name=name,
+            description=source.description if isinstance(source, RuleSet) else "",
+            options=dict(source.options),
+        ),
+    )
+
+
+async def _free_copy_name(session: AsyncSession, game: str, base: str) -> str:
+    for n in range(1, 100):
+        suffix = " (copy)" if n == 1 else f" (copy {n})"
+        candidate = base[: NAME_LENGTH - len(suffix)] + suffix
+        taken = await session.scalar(
+            select(RuleSet.id).where(RuleSet.game == game, RuleSet.name == candidate)
+        )
+        if taken is None:
+            return candidate
+    raise Conflict("ruleset_name_taken", "Give the copy a name of its own.", field="name")
+
+
+async def archive_ruleset(session: AsyncSession, actor: User, ruleset_id: int) -> RuleSet:
+    """Hide a configuration from the choices for new tables; tables keep their rules."""
+    return await _set_archived(session, ruleset_id, archived=True)
+
+
+async def restore_ruleset(session: AsyncSession, actor: User, ruleset_id: int) -> RuleSet:
+    return await _set_archived(session, ruleset_id, archived=False)
+
+
+async def _set_archived(session: AsyncSession, ruleset_id: int, *, archived: bool) -> RuleSet:
+    ruleset = await get_ruleset(session, ruleset_id)
+    ruleset.archived = archived
+    ruleset.updated_at = utcnow()
+    await session.flush()
+    return ruleset
+
+
+async def rules_for_table(
+    session: AsyncSession, game: str, ruleset_id: int, stakes: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A copy of a configuration's rules for a table being opened (or edited before its
+    first hand), with the opener's stakes (Bourré's ante and pot limit, Bouillotte's cave)
+    over the configuration's own."""
+    ruleset = await get_ruleset(session, ruleset_id)
+    if ruleset.game != game:
+        raise InvalidInput(
+            "ruleset_game_mismatch",
+            f"{ruleset.name!r} is a {rule_words.game_rules(ruleset.game).title} configuration.",
+            field="ruleset_id",
+        )
+    if ruleset.archived:
+        raise Conflict("ruleset_archived", f"{ruleset.name!r} is archived.", field="ruleset_id")
+    allowed = rule_words.game_rules(game).stakes
+    for key in stakes:
+        if key not in allowed:
+            raise InvalidInput(
+                "not_a_stake",
+                f"{key!r} is a house rule of the configuration, not a stake "
+                f"(the stakes are: {', '.join(allowed)}).",
+                field=key,
+            )
+    return {**ruleset.options, **stakes}
