@@ -11,7 +11,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api import admin, auth, health, me
+from app.api import admin, auth, chip_requests, health, me, treasury
 from app.api import hands as hands_api
 from app.api import tables as tables_api
 from app.config import Settings, get_settings
@@ -146,6 +146,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         auth.router,
         me.router,
         admin.router,
+        treasury.router,
+        chip_requests.member_router,
+        chip_requests.admin_router,
         hands_api.router,
         hands_api.admin_router,
         tables_api.router,
