@@ -22,7 +22,7 @@ from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.manager import TableManager
-from app.web import admin_pages, history_pages, pages, play_pages
+from app.web import admin_pages, history_pages, pages, play_pages, treasury_pages
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
 from app.web.templating import templates
@@ -155,6 +155,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         endpoint.router,
         pages.router,
         admin_pages.router,
+        treasury_pages.admin_router,
+        treasury_pages.member_router,
         play_pages.router,
         history_pages.router,
     ):

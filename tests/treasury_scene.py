@@ -74,11 +74,11 @@ async def evening(db: Database) -> Scene:
         session.add(hand)
         await session.flush()
         hand_id = hand.id
-    seat = table_service.seat_key
+    stack = table_service.seat_key
     pot = table_service.pot_key(table_id)
     # Alice loses 30 into the pot; the pot pays Bob 20 and keeps 10 for the next hand.
     await settle(
-        db, table_id, hand_id, (seat(table_id, alice), pot, 30), (pot, seat(table_id, bob), 20)
+        db, table_id, hand_id, (stack(table_id, alice), pot, 30), (pot, stack(table_id, bob), 20)
     )
     async with db.transaction() as session:
         table = await table_service.get_table(session, table_id)

@@ -88,7 +88,7 @@ async def test_the_ledger_csv_parses_back_to_the_ledger(
 
 
 async def test_the_csv_takes_the_pages_filters(app: FastAPI, scene: Scene) -> None:
-    query = {"member_id": scene.bob, "kind": "top_up"}
+    query: dict[str, str | int] = {"member_id": scene.bob, "kind": "top_up"}
     async with as_user(app, "owner") as admin:
         listed = (await admin.get("/api/admin/treasury/ledger", params=query)).json()
         exported = _csv((await admin.get("/api/admin/treasury/ledger.csv", params=query)).text)
