@@ -1,7 +1,8 @@
 """The treasurer's pages: the ledger in names, sittings and who pays whom, chip requests,
 a member's page; and the member's own chip request form on their account page.
 
-Filters come from the page's query (a GET form, so a filtered page can be bookmarked), and
+Filters come from the page's query (a GET form, so a filtered page can be bookmarked; its
+`member` and `table` may be empty for "every", so they are read here, not as API ids), and
 the CSV link beside each view carries the same filters to the API export. Dates are whole
 days in UTC; "to" includes its day.
 """
@@ -108,14 +109,14 @@ class Filters:
         return urlencode(query)
 
     def page_query(self, page: int) -> str:
-        typed = {"member_id": self.member, "table_id": self.table, "kind": self.kind}
+        typed = {"member": self.member, "table": self.table, "kind": self.kind}
         typed |= {"since": self.since, "until": self.until, "page": str(page)}
         return urlencode({k: v for k, v in typed.items() if v})
 
 
 def filters(
-    member_id: QueryText = "",
-    table_id: QueryText = "",
+    member: QueryText = "",
+    table: QueryText = "",
     kind: QueryText = "",
     since: QueryText = "",
     until: QueryText = "",
@@ -124,13 +125,13 @@ def filters(
         raise InvalidInput("invalid_input", "Unknown kind of movement.")
     first, last = _day(since, "From"), _day(until, "To")
     return Filters(
-        member=member_id,
-        table=table_id,
+        member=member,
+        table=table,
         kind=kind,
         since=since,
         until=until,
-        member_id=_id(member_id, "Member"),
-        table_id=_id(table_id, "Table"),
+        member_id=_id(member, "Member"),
+        table_id=_id(table, "Table"),
         since_at=_midnight(first) if first else None,
         until_at=_midnight(last + timedelta(days=1)) if last else None,
     )

@@ -35,7 +35,7 @@ async def test_the_ledger_page_speaks_in_names_and_filters(app: FastAPI, db: Dat
     assert "Club bank → Alice" in whole.text
     assert f"Alice → Alice&#39;s stack at &#39;{TABLE_NAME}&#39;" in whole.text
     assert "seat:" not in whole.text.split('data-testid="ledger-lines"')[1]
-    bobs = await admin.get(f"/admin/ledger?member_id={scene.bob}&kind=top_up&since=2000-01-01")
+    bobs = await admin.get(f"/admin/ledger?member={scene.bob}&kind=top_up&since=2000-01-01")
     assert "1 movement<" in bobs.text
     assert f"member_id={scene.bob}&amp;kind=top_up&amp;since=2000-01-01T00%3A00%3A00" in bobs.text
     none = await admin.get("/admin/ledger?since=2000-01-01&until=2000-01-01")
