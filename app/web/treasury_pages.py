@@ -331,9 +331,15 @@ async def treasury_overview(session: AsyncSession, request: Request) -> dict[str
     """The dashboard's treasury block: the overview, the action latency, pending requests."""
     latency: LatencyRecorder = request.app.state.latency
     logins: LoginSockets = request.app.state.logins
+    by_table = latency.by_table()
+    names = await treasury.names_for(session, set(), set(by_table))
     return {
         "overview": await overview.overview(session),
         "latency": latency.summary(),
+        "latency_by_table": [
+            (table_id, names.tables.get(table_id, f"#{table_id}"), summary)
+            for table_id, summary in by_table.items()
+        ],
         "members_online": logins.members_online(),
         "pending_chip_requests": await chip_requests.pending_count(session),
     }

@@ -117,9 +117,12 @@ async def test_a_request_asked_on_the_account_page_and_approved_on_the_admins(
 async def test_the_dashboard_overview_counts_chips_where_they_are(
     app: FastAPI, db: Database
 ) -> None:
-    await evening(db)
+    scene = await evening(db)
+    app.state.latency.record(12.5, table_id=scene.table_id)
     admin = await client_of(app, "owner")
     page = (await admin.get("/admin")).text
+    latency = page.split('data-testid="latency-by-table"')[1].split("</table>")[0]
+    assert f"<td>{TABLE_NAME}</td>" in latency and ">12.5<" in latency
     circulation = page.split('data-testid="circulation"')[1].split("</dl>")[0]
     # 1500 granted: Cyd's 100 at the table, 10 in the pot, the rest on balances.
     assert "Chips issued by the club's bank and not taken back: 1500" in page
