@@ -171,3 +171,23 @@ async def test_bad_chip_requests_change_nothing(
         response = await post(dora, "/api/me/chip-requests", body)
         assert response.json()["error"]["code"] == code
         assert (await dora.get("/api/me/chip-requests")).json() == []
+
+
+async def test_the_sessions_csv_adds_up_to_the_ledger_csv(app: FastAPI, scene: Scene) -> None:
+    """What the sittings say was bought in and cashed out is exactly what the ledger moved
+    between balances and stacks (and back from pots)."""
+    async with as_user(app, "owner") as admin:
+        sittings = _csv((await admin.get("/api/admin/treasury/sessions.csv")).text)
+        lines = _csv((await admin.get("/api/admin/treasury/ledger.csv")).text)
+
+    def moved(*kinds: str) -> int:
+        return sum(int(r["amount"]) for r in lines if r["kind"] in kinds)
+
+    assert sum(int(s["bought_in"]) for s in sittings) == moved("buy_in", "top_up") == 350
+    assert sum(int(s["cashed_out"]) for s in sittings) == moved("cash_out", "pot_return") == 240
+    in_pots = sum(int(r["amount"]) for r in lines if r["to_account"].startswith("pot:")) - sum(
+        int(r["amount"]) for r in lines if r["from_account"].startswith("pot:")
+    )
+    # The nets sum to what is left lying in the pot (10 of Alice's 30).
+    assert sum(int(s["net"]) for s in sittings) == -in_pots == -10
+    assert sum(int(s["at_table"]) for s in sittings) == 100  # Cyd, still seated

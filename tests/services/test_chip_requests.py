@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import func, select
 
@@ -96,3 +98,24 @@ async def test_pending_requests_are_capped_per_member(db: Database) -> None:
         assert await chip_requests.pending_count(session) == 4
         count = await session.scalar(select(func.count()).select_from(LedgerOperation))
     assert count == 0
+
+
+async def test_two_admins_approving_at_once_move_chips_once(pg_db: Database) -> None:
+    """On Postgres, where two transactions really run at once: the request row is locked,
+    so the second approval sees the first one's and moves nothing."""
+    owner = await found_club(pg_db)
+    second = await add_member(pg_db, "sam")
+    ann = await add_member(pg_db, "ann")
+    request_id = await _ask(pg_db, ann, 40)
+    statuses = await asyncio.gather(
+        *(_decide(pg_db, admin, request_id, "approve") for admin in (owner, second) * 3)
+    )
+    assert set(statuses) == {ChipRequestStatus.APPROVED}
+    async with pg_db.transaction() as session:
+        assert await ledger.balance_of(session, ledger.member_account_key(ann)) == 40
+        count = await session.scalar(
+            select(func.count())
+            .select_from(LedgerOperation)
+            .where(LedgerOperation.kind == "chip_request")
+        )
+    assert count == 1
