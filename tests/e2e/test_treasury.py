@@ -23,14 +23,17 @@ from tests.e2e.ui import (
     log_in,
     open_admin,
     register,
+    serious_violations,
 )
 
 PASSWORD = "correct horse battery"
 
 
 def fits(page: Page) -> None:
+    """No wider than the screen, and nothing axe-core finds serious."""
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.evaluate("window.innerWidth"), f"{page.url} is wider than the screen"
+    assert serious_violations(page) == [], page.url
 
 
 def call_api(page: Page, method: str, path: str, body: object) -> dict[str, object]:
