@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from app.db.models import Hand, User
 from app.db.session import Database
+from app.db.types import utcnow
 from app.services import ledger
 from app.services import tables as table_service
 from tests.helpers import add_member, found_club
@@ -70,6 +71,8 @@ async def evening(db: Database) -> Scene:
             header={"game": "bourre"},
             players={},
             running=False,
+            ended_at=utcnow(),
+            pot=30,
         )
         session.add(hand)
         await session.flush()

@@ -99,6 +99,10 @@ async def test_a_request_asked_on_the_account_page_and_approved_on_the_admins(
     request_id = re.search(r'data-request="([0-9]+)"', listing.text)
     assert request_id
     before = await snapshot(db)
+    forged = await admin.post(
+        f"/admin/chip-requests/{request_id.group(1)}/approve", data={"answer": "x"}
+    )
+    assert forged.status_code == 403
     form = {"csrf_token": token_in(listing), "answer": "Enjoy"}
     approved = await admin.post(f"/admin/chip-requests/{request_id.group(1)}/approve", data=form)
     again = await admin.post(f"/admin/chip-requests/{request_id.group(1)}/approve", data=form)
@@ -128,5 +132,7 @@ async def test_the_dashboard_overview_counts_chips_where_they_are(
     # 1500 granted: Cyd's 100 at the table, 10 in the pot, the rest on balances.
     assert "Chips issued by the club's bank and not taken back: 1500" in page
     assert [int(n) for n in re.findall(r"<dd>([0-9]+)</dd>", circulation)] == [1390, 100, 10]
-    assert "<svg" in page and "Hands per day" in page
+    # Today's bar is the tallest (the only one) of both charts: one hand, a pot of 30.
+    assert page.count('height="100"><title>') == 2
+    assert ": 1 hands</title>" in page and ": 30 chips</title>" in page
     await admin.aclose()

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from app.db.models import Hand
 from app.db.session import Database
-from app.services import sessions, treasury
+from app.services import overview, sessions, treasury
 from tests.treasury_scene import TABLE_NAME, evening
 
 
@@ -65,3 +70,22 @@ async def test_who_pays_whom_counts_the_pot(db: Database) -> None:
     assert nets == {"Alice": -30, "Bob": 20, "Cyd": 0, sessions.POTS_NAME: 10}
     paid = [(view.names[t.payer], view.names[t.payee], t.amount) for t in view.transfers]
     assert sorted(paid) == [("Alice", "Bob", 20), ("Alice", sessions.POTS_NAME, 10)]
+
+
+async def test_the_overview_counts_today_and_the_last_30_days(db: Database) -> None:
+    await evening(db)
+    async with db.transaction() as session:
+        hand = (await session.scalars(select(Hand))).one()
+        ended = hand.ended_at
+        assert ended is not None
+        today = await overview.overview(session, now=ended)
+        next_day = await overview.overview(session, now=ended + timedelta(days=1))
+        long_after = await overview.overview(session, now=ended + timedelta(days=31))
+    assert today.hands_today == 1 and next_day.hands_today == 0
+    assert [b.value for b in today.hands_per_day][-1] == 1
+    assert [b.value for b in next_day.hands_per_day][-2:] == [1, 0]
+    assert sum(b.value for b in long_after.hands_per_day) == 0
+    assert today.average_pot_per_day[-1].value == 30 and today.largest_pot == 30
+    # Cyd's 100 at the table and 10 in the pot; the rest of the 1500 on balances.
+    assert today.circulation == overview.Circulation(balances=1390, stacks=100, pots=10)
+    assert (today.tables_open, today.tables_dealing) == (1, 0)
