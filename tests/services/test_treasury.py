@@ -6,9 +6,10 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from app.db.models import Hand
+from app.db.models import Hand, TableStatus
 from app.db.session import Database
 from app.services import overview, sessions, treasury
+from app.services import tables as table_service
 from tests.treasury_scene import TABLE_NAME, evening
 
 
@@ -89,3 +90,23 @@ async def test_the_overview_counts_today_and_the_last_30_days(db: Database) -> N
     # Cyd's 100 at the table and 10 in the pot; the rest of the 1500 on balances.
     assert today.circulation == overview.Circulation(balances=1390, stacks=100, pots=10)
     assert (today.tables_open, today.tables_dealing) == (1, 0)
+
+
+async def test_a_closed_tables_pot_goes_back_into_the_sittings(db: Database) -> None:
+    """Closing returns the pot to those who paid into it: here Alice's 10 comes back, and
+    counts as cashed out in her sitting, so the nets settle among members alone."""
+    scene = await evening(db)
+    async with db.transaction() as session:
+        table = await table_service.get_table(session, scene.table_id)
+        await table_service.stand_up(session, table, scene.cyd)
+        assert await table_service.return_pot(session, table) == {scene.alice: 10}
+        await table_service.set_status(session, table, TableStatus.CLOSED)
+    async with db.transaction() as session:
+        rows = await sessions.sittings(session, sessions.SittingFilter(table_id=scene.table_id))
+    nets = {s.member_name: (s.cashed_out, s.net, s.open) for s in rows}
+    assert nets == {"Alice": (80, -20, False), "Bob": (170, 20, False), "Cyd": (100, 0, False)}
+    view = sessions.who_pays_whom(rows)
+    assert sessions.POTS not in view.names
+    assert [(view.names[t.payer], view.names[t.payee], t.amount) for t in view.transfers] == [
+        ("Alice", "Bob", 20)
+    ]
