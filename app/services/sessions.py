@@ -20,8 +20,10 @@ A sitting is still open while the member holds that seat (`table_seats`).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -149,53 +151,72 @@ async def _lines(
     return [(a, b, c, d, e, f, g, int(h)) for a, b, c, d, e, f, g, h in rows]
 
 
-async def sittings(session: AsyncSession, where: SittingFilter) -> list[Sitting]:
-    """The sittings matching `where`, newest first."""
+class Line(NamedTuple):
+    """One ledger line as the sittings read it."""
+
+    operation_id: int
+    at: datetime
+    kind: str
+    from_key: str
+    from_user: int | None
+    to_key: str
+    to_user: int | None
+    amount: int
+
+
+def read_sittings(lines: Iterable[Line], seated: set[tuple[int, int]]) -> list[Sitting]:
+    """The sittings told by `lines` (oldest first); `seated`: (table, member) pairs that
+    hold a seat now, whose last sitting is still open. Pure: no database."""
     walk = _Walk()
-    for operation_id, at, kind, src_key, src_user, dst_key, dst_user, amount in await _lines(
-        session, where.member_id, where.table_id
-    ):
-        into = _seat_of(dst_key, dst_user)
-        out_of = _seat_of(src_key, src_user)
+    for line in lines:
+        into = _seat_of(line.to_key, line.to_user)
+        out_of = _seat_of(line.from_key, line.from_user)
         if into is not None:
             sitting = walk.current.get(into)
-            if kind == "buy_in" or sitting is None:
-                sitting = walk.begin(operation_id, *into, at)
-            if src_key.startswith("member:"):
-                sitting.bought_in += amount
-            sitting.at_table += amount
-            sitting.last_at = at
+            if line.kind == "buy_in" or sitting is None:
+                sitting = walk.begin(line.operation_id, *into, line.at)
+            if line.from_key.startswith("member:"):
+                sitting.bought_in += line.amount
+            sitting.at_table += line.amount
+            sitting.last_at = line.at
         elif out_of is not None:
             sitting = walk.current.get(out_of)
             if sitting is None:
                 continue  # chips left from before the ledger kept sittings apart
-            sitting.at_table -= amount
-            sitting.last_at = at
-            if kind in RETURNS_TO_BALANCE and dst_key.startswith("member:"):
-                sitting.cashed_out += amount
-                sitting.ended_at = at
+            sitting.at_table -= line.amount
+            sitting.last_at = line.at
+            if line.kind in RETURNS_TO_BALANCE and line.to_key.startswith("member:"):
+                sitting.cashed_out += line.amount
+                sitting.ended_at = line.at
                 walk.current.pop(out_of)
-        elif kind == "pot_return" and dst_user is not None:
-            table_id = table_of_key(src_key)
-            if table_id is not None and (earlier := walk.last.get((table_id, dst_user))):
-                earlier.cashed_out += amount
+        elif line.kind == "pot_return" and line.to_user is not None:
+            table_id = table_of_key(line.from_key)
+            if table_id is not None and (earlier := walk.last.get((table_id, line.to_user))):
+                earlier.cashed_out += line.amount
+    for seat in list(walk.current):
+        if seat not in seated:
+            walk.end_quietly(*seat)
+    return walk.sittings
 
-    seated = set(
-        (
+
+async def sittings(session: AsyncSession, where: SittingFilter) -> list[Sitting]:
+    """The sittings matching `where`, newest first."""
+    seated = {
+        (table_id, user_id)
+        for table_id, user_id in (
             await session.execute(
                 select(TableSeat.table_id, TableSeat.user_id)
                 .join(GameTable, GameTable.id == TableSeat.table_id)
                 .where(GameTable.status != TableStatus.CLOSED)
             )
         ).all()
-    )
-    for seat in list(walk.current):
-        if seat not in seated:
-            walk.end_quietly(*seat)
+    }
+    lines = await _lines(session, where.member_id, where.table_id)
+    told = read_sittings((Line(*line) for line in lines), seated)
 
     chosen = [
         s
-        for s in walk.sittings
+        for s in told
         if (where.since is None or s.started_at >= where.since)
         and (where.until is None or s.started_at < where.until)
     ]
