@@ -245,8 +245,15 @@ def _party(party: int) -> int | None:
 
 
 @router.get("/settlement")
-async def who_pays_whom(db: DbDep, where: SittingFilterDep) -> SettlementPublic:
-    """Who pays whom to settle the nets of the sittings that began in the range."""
+async def who_pays_whom(
+    db: DbDep,
+    table_id: Id | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> SettlementPublic:
+    """Who pays whom to settle the nets of every member's sittings that began in the range
+    (at one table, if given). Settling needs everyone's nets, so there is no member filter."""
+    where = sessions.SittingFilter(table_id=table_id, since=as_utc(since), until=as_utc(until))
     async with db.transaction() as session:
         view = sessions.who_pays_whom(await sessions.sittings(session, where))
     return SettlementPublic(

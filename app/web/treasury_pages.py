@@ -10,7 +10,7 @@ days in UTC; "to" includes its day.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
@@ -209,6 +209,12 @@ async def sessions_page(
         return gate
     async with db.transaction() as session:
         rows = await sessions.sittings(session, _sitting_filter(where))
+        # Settling needs everyone's nets: the member filter narrows the list, not this.
+        everyone = (
+            rows
+            if where.member_id is None
+            else await sessions.sittings(session, replace(_sitting_filter(where), member_id=None))
+        )
         context = await _choices(session)
     return await render(
         request,
@@ -216,7 +222,7 @@ async def sessions_page(
         caller,
         "admin_sessions.html",
         sittings=rows,
-        settlement=sessions.who_pays_whom(rows),
+        settlement=sessions.who_pays_whom(everyone),
         filters=where,
         **context,
     )

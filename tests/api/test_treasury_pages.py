@@ -54,6 +54,12 @@ async def test_sessions_page_and_member_page(app: FastAPI, db: Database) -> None
     assert "/api/admin/treasury/sessions.csv?" in page.text
     transfers = page.text.split('data-testid="transfers"')[1].split("</ul>")[0]
     assert "<strong>Alice</strong> pays <strong>Bob</strong> 20" in transfers
+    # Filtered to Bob: only his sitting is listed, but settling still takes everyone.
+    bobs = await admin.get(f"/admin/sessions?member={scene.bob}")
+    listed = bobs.text.split('data-testid="sittings"')[1].split("</table>")[0]
+    assert "Bob" in listed and "Alice" not in listed
+    transfers = bobs.text.split('data-testid="transfers"')[1].split("</ul>")[0]
+    assert "<strong>Alice</strong> pays <strong>Bob</strong> 20" in transfers
     alice = await admin.get(f"/admin/members/{scene.alice}")
     assert alice.status_code == 200
     assert 'data-testid="member-balance">470<' in alice.text
