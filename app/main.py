@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from app.api import admin, auth, health, me
+from app.api import admin, auth, chip_requests, health, me, treasury
 from app.api import hands as hands_api
 from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
@@ -24,7 +24,14 @@ from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.manager import TableManager
-from app.web import admin_pages, history_pages, pages, play_pages, rules_pages
+from app.web import (
+    admin_pages,
+    history_pages,
+    pages,
+    play_pages,
+    rules_pages,
+    treasury_pages,
+)
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
 from app.web.templating import templates
@@ -151,6 +158,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         auth.router,
         me.router,
         admin.router,
+        treasury.router,
+        chip_requests.member_router,
+        chip_requests.admin_router,
         hands_api.router,
         hands_api.admin_router,
         tables_api.router,
@@ -159,6 +169,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         endpoint.router,
         pages.router,
         admin_pages.router,
+        treasury_pages.admin_router,
+        treasury_pages.member_router,
         play_pages.router,
         history_pages.router,
         rules_pages.router,

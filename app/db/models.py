@@ -391,3 +391,35 @@ class RuleSet(Base):
     created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ChipRequestStatus(StrEnum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    DECLINED = "declined"
+
+
+class ChipRequest(Base):
+    """A member asking the club for chips. An approval is one ledger movement from the bank
+    keyed by this row's id (`chip_request:<id>`), so it can happen at most once."""
+
+    __tablename__ = "chip_requests"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint(_in("status", ChipRequestStatus), name="status_known"),
+        Index("ix_chip_requests_status_id", "status", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    note: Mapped[str] = mapped_column(String(200), default="")
+    status: Mapped[str] = mapped_column(String(10), default=ChipRequestStatus.PENDING)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    decided_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    # The admin's answer, shown to the member.
+    answer: Mapped[str] = mapped_column(String(200), default="")
+    operation_id: Mapped[int | None] = mapped_column(
+        ForeignKey("ledger_operations.id"), nullable=True
+    )

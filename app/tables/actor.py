@@ -418,7 +418,11 @@ class TableActor:
         events = [(event, _event_frame(event)) for event in logged]
         snapshots: dict[int | None, bytes] = {}
         public: dict[str, Any] | None = None
-        tracker = BroadcastTracker(self.latency, received) if received is not None else None
+        tracker = (
+            BroadcastTracker(self.latency, received, self.table_id)
+            if received is not None
+            else None
+        )
         for connection in list(self.connections):
             seat = self.seat_of_user(connection.user_id)
             for event, frame in events:

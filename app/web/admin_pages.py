@@ -23,6 +23,7 @@ from app.services import club, holdings, ledger, members
 from app.services.audit import club_audit
 from app.services.ledger import MAX_REASON_LENGTH
 from app.web.pages import redirect, render
+from app.web.treasury_pages import treasury_overview
 
 # Documented with its form fields (in the OpenAPI schema, under "pages") like the API.
 router = APIRouter(
@@ -58,6 +59,7 @@ async def _dashboard(
             "entries": await ledger.entries(session, ledger.EntryFilter(), limit=100),
             "audit": await club_audit(session),
             "chip_key": new_token(12),
+            **await treasury_overview(session, request),
         }
     return await render(request, db, caller, "admin.html", status_code, **context, **extra)
 

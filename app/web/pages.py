@@ -26,7 +26,7 @@ from app.api.deps import (
 from app.db.models import Club, MemberStatus, User
 from app.errors import SalonError
 from app.security.csrf import csrf_token_for
-from app.services import auth, club, ledger, members
+from app.services import auth, chip_requests, club, ledger, members
 from app.web.templating import templates
 
 # Documented with their form fields (in the OpenAPI schema, under "pages") like the API.
@@ -180,6 +180,7 @@ async def _account(
             ledger.EntryFilter(account_key=ledger.member_account_key(caller.user.id)),
             limit=50,
         )
+        asked = await chip_requests.listing(session, member_id=caller.user.id, limit=20)
     return await render(
         request,
         db,
@@ -190,6 +191,7 @@ async def _account(
         chip_unit=the_club.chip_unit,
         statement=statement,
         my_account=ledger.member_account_key(caller.user.id),
+        chip_requests=asked,
         **extra,
     )
 

@@ -60,6 +60,10 @@ class LoginSockets:
     def count(self, user_id: int) -> int:
         return len(self._by_member.get(user_id, ()))
 
+    def members_online(self) -> int:
+        """Members with at least one table socket open now."""
+        return len(self._by_member)
+
     async def recheck(self, user_id: int) -> int:
         """End every socket of this member whose login no longer holds; how many ended."""
         sockets = list(self._by_member.get(user_id, ()))

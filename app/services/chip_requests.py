@@ -1,0 +1,207 @@
+"""Chip requests: a member asks the club for chips, an admin approves or declines.
+
+An approval is one ledger movement from the club's bank to the member, with the request as
+its reason, keyed `chip_request:<id>`: the key comes from the request row itself, so
+approving twice (a double click, two admins at once, a retry after a crash) moves chips
+once. Each decision is one service function taking the acting admin, so that whatever
+records admin actions can be added in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import ChipRequest, ChipRequestStatus, MemberStatus, User
+from app.db.types import utcnow
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.security.text import clean_text
+from app.services import ledger
+
+# A request is for play money a member runs short of, not for moving the whole bank.
+MAX_REQUEST_AMOUNT = 1_000_000
+MAX_NOTE_LENGTH = 200
+MAX_ANSWER_LENGTH = 200
+# Pending requests a member may have at once: enough for a correction, not for a flood.
+MAX_PENDING_PER_MEMBER = 3
+
+
+def ledger_key(request_id: int) -> str:
+    return f"chip_request:{request_id}"
+
+
+def _reason(request: ChipRequest) -> str:
+    reason = f"Chip request #{request.id}"
+    if request.note:
+        reason += f": {request.note}"
+    return reason[: ledger.MAX_REASON_LENGTH]
+
+
+def _checked_note(note: str, max_length: int, code: str, what: str) -> str:
+    """Optional plain text: empty is fine; anything else follows the text rule."""
+    if not note.strip():
+        return ""
+    cleaned = clean_text(note, max_length)
+    if cleaned is None:
+        raise InvalidInput(code, f"{what} has at most {max_length} characters of plain text.")
+    return cleaned
+
+
+async def create(session: AsyncSession, member: User, amount: int, note: str) -> ChipRequest:
+    """Record `member`'s request for `amount` chips."""
+    if member.status != MemberStatus.ACTIVE:
+        raise Forbidden("account_inactive", "Only active members can ask for chips.")
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise InvalidInput("request_amount_not_positive", "Ask for a whole positive number.")
+    if amount > MAX_REQUEST_AMOUNT:
+        raise InvalidInput(
+            "request_amount_too_large",
+            f"A request may ask for at most {MAX_REQUEST_AMOUNT} chips.",
+            max=MAX_REQUEST_AMOUNT,
+        )
+    cleaned = _checked_note(note, MAX_NOTE_LENGTH, "request_note_invalid", "A note")
+    pending = await session.scalar(
+        select(func.count())
+        .select_from(ChipRequest)
+        .where(ChipRequest.user_id == member.id, ChipRequest.status == ChipRequestStatus.PENDING)
+    )
+    if (pending or 0) >= MAX_PENDING_PER_MEMBER:
+        raise Conflict(
+            "too_many_pending_requests",
+            f"You already have {MAX_PENDING_PER_MEMBER} requests waiting for an admin.",
+            max=MAX_PENDING_PER_MEMBER,
+        )
+    request = ChipRequest(
+        user_id=member.id,
+        amount=amount,
+        note=cleaned,
+        status=ChipRequestStatus.PENDING,
+        answer="",
+    )
+    session.add(request)
+    await session.flush()
+    return request
+
+
+async def _locked(session: AsyncSession, request_id: int) -> ChipRequest:
+    """The request, locked (Postgres) so two admins deciding it at once queue up."""
+    request = await session.scalar(
+        select(ChipRequest).where(ChipRequest.id == request_id).with_for_update()
+    )
+    if request is None:
+        raise NotFound("chip_request_not_found", f"No chip request with id {request_id}.")
+    return request
+
+
+async def approve(
+    session: AsyncSession, actor: User, request_id: int, answer: str = ""
+) -> ChipRequest:
+    """Grant the request from the bank; approving an approved request changes nothing."""
+    request = await _locked(session, request_id)
+    if request.status == ChipRequestStatus.APPROVED:
+        return request
+    if request.status != ChipRequestStatus.PENDING:
+        raise Conflict("chip_request_decided", "This request was already declined.")
+    cleaned = _checked_note(answer, MAX_ANSWER_LENGTH, "answer_invalid", "An answer")
+    posted = await ledger.post(
+        session,
+        idempotency_key=ledger_key(request.id),
+        kind="chip_request",
+        reason=_reason(request),
+        actor_id=actor.id,
+        movements=[
+            ledger.Movement(
+                ledger.BANK_KEY, ledger.member_account_key(request.user_id), request.amount
+            )
+        ],
+    )
+    request.status = ChipRequestStatus.APPROVED
+    request.decided_at = utcnow()
+    request.decided_by_id = actor.id
+    request.answer = cleaned
+    request.operation_id = posted.operation_id
+    await session.flush()
+    return request
+
+
+async def decline(
+    session: AsyncSession, actor: User, request_id: int, answer: str = ""
+) -> ChipRequest:
+    """Refuse the request; declining a declined request changes nothing."""
+    request = await _locked(session, request_id)
+    if request.status == ChipRequestStatus.DECLINED:
+        return request
+    if request.status != ChipRequestStatus.PENDING:
+        raise Conflict("chip_request_decided", "This request was already approved.")
+    request.status = ChipRequestStatus.DECLINED
+    request.decided_at = utcnow()
+    request.decided_by_id = actor.id
+    request.answer = _checked_note(answer, MAX_ANSWER_LENGTH, "answer_invalid", "An answer")
+    await session.flush()
+    return request
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRow:
+    id: int
+    member_id: int
+    member_name: str
+    amount: int
+    note: str
+    status: str
+    created_at: datetime
+    decided_at: datetime | None
+    decided_by: str | None
+    answer: str
+
+
+async def listing(
+    session: AsyncSession,
+    *,
+    member_id: int | None = None,
+    status: ChipRequestStatus | None = None,
+    request_id: int | None = None,
+    limit: int = 100,
+) -> list[RequestRow]:
+    """Requests, newest first, with the names of who asked and who decided."""
+    admin = User.__table__.alias("admin")
+    query = (
+        select(ChipRequest, User.display_name, admin.c.display_name)
+        .join(User, User.id == ChipRequest.user_id)
+        .outerjoin(admin, admin.c.id == ChipRequest.decided_by_id)
+        .order_by(ChipRequest.id.desc())
+        .limit(limit)
+    )
+    if member_id is not None:
+        query = query.where(ChipRequest.user_id == member_id)
+    if status is not None:
+        query = query.where(ChipRequest.status == status)
+    if request_id is not None:
+        query = query.where(ChipRequest.id == request_id)
+    return [
+        RequestRow(
+            id=r.id,
+            member_id=r.user_id,
+            member_name=name,
+            amount=int(r.amount),
+            note=r.note,
+            status=r.status,
+            created_at=r.created_at,
+            decided_at=r.decided_at,
+            decided_by=decider,
+            answer=r.answer,
+        )
+        for r, name, decider in (await session.execute(query)).all()
+    ]
+
+
+async def pending_count(session: AsyncSession) -> int:
+    count = await session.scalar(
+        select(func.count())
+        .select_from(ChipRequest)
+        .where(ChipRequest.status == ChipRequestStatus.PENDING)
+    )
+    return int(count or 0)
