@@ -11,7 +11,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api import admin, auth, health, me
+from app.api import admin, admin_log, auth, health, me, moderation
 from app.api import hands as hands_api
 from app.api import tables as tables_api
 from app.config import Settings, get_settings
@@ -22,7 +22,14 @@ from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.manager import TableManager
-from app.web import admin_pages, history_pages, pages, play_pages
+from app.web import (
+    admin_log_pages,
+    admin_pages,
+    admin_table_pages,
+    history_pages,
+    pages,
+    play_pages,
+)
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
 from app.web.templating import templates
@@ -146,12 +153,16 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         auth.router,
         me.router,
         admin.router,
+        admin_log.router,
+        moderation.router,
         hands_api.router,
         hands_api.admin_router,
         tables_api.router,
         endpoint.router,
         pages.router,
         admin_pages.router,
+        admin_log_pages.router,
+        admin_table_pages.router,
         play_pages.router,
         history_pages.router,
     ):
