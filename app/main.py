@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import admin, admin_log, auth, health, me, moderation
@@ -16,7 +16,7 @@ from app.api import hands as hands_api
 from app.api import tables as tables_api
 from app.config import Settings, get_settings
 from app.db.session import Database
-from app.errors import RateLimited, SalonError
+from app.errors import LoginFirst, RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
 from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
@@ -72,6 +72,8 @@ def _error_page(request: Request, status: int, code: str, message: str) -> Respo
 async def _salon_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, SalonError)
     response: Response
+    if isinstance(exc, LoginFirst) and request.method == "GET":
+        return RedirectResponse("/login", status_code=303)
     if _wants_page(request):
         response = _error_page(request, exc.status_code, exc.code, exc.message)
     else:

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.db.models import ChatMessage, ChatMute, GameTable, User
 from app.db.types import utcnow
@@ -48,11 +49,12 @@ async def table_chat(session: AsyncSession, table_id: int, limit: int = 200) -> 
     """The table's last `limit` chat lines, oldest first, removed ones included."""
     if await session.get(GameTable, table_id) is None:
         raise NotFound("table_not_found", f"No table with id {table_id}.")
-    remover = select(User.username).where(User.id == ChatMessage.removed_by_id).scalar_subquery()
+    remover = aliased(User)
     rows = (
         await session.execute(
-            select(ChatMessage, User.username, User.display_name, remover)
+            select(ChatMessage, User.username, User.display_name, remover.username)
             .join(User, User.id == ChatMessage.user_id)
+            .outerjoin(remover, remover.id == ChatMessage.removed_by_id)
             .where(ChatMessage.table_id == table_id)
             .order_by(ChatMessage.id.desc())
             .limit(limit)

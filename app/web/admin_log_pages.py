@@ -12,20 +12,20 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.api.deps import DbDep, OptionalCaller, csrf_protect
+from app.api.deps import DbDep, OptionalCaller
 from app.errors import InvalidInput
 from app.services import admin_log
-from app.web.admin_pages import gate
+from app.web.admin_pages import ADMIN_PAGE_GUARDS, gate
 from app.web.pages import render
 
 router = APIRouter(
     prefix="/admin",
     tags=["pages"],
     default_response_class=HTMLResponse,
-    dependencies=[Depends(csrf_protect)],
+    dependencies=ADMIN_PAGE_GUARDS,
 )
 
 PAGE_SIZE = 50

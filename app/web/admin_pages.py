@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from app.api.deps import DbDep, LoginsDep, OptionalCaller, csrf_protect
 from app.api.schemas import Id
 from app.db.models import MemberStatus, Role
-from app.errors import Forbidden, InvalidInput, SalonError
+from app.errors import Forbidden, InvalidInput, LoginFirst, SalonError
 from app.security.text import plain_text
 from app.security.tokens import new_token
 from app.services import admin_chips, club, ledger, members
@@ -26,12 +26,25 @@ from app.services.audit import club_audit
 from app.services.ledger import MAX_REASON_LENGTH
 from app.web.pages import redirect, render
 
+
+async def admin_page_gate(caller: OptionalCaller) -> None:
+    """Router-wide guard of every admin page and form, after the CSRF check: someone not
+    logged in is sent to log in (a page) or refused (a form), a member is refused."""
+    if caller is None:
+        raise LoginFirst()
+    if not caller.is_admin:
+        raise Forbidden("admin_only", "Only the club's admins can do this.")
+
+
+# Every router under /admin takes these, in this order.
+ADMIN_PAGE_GUARDS = [Depends(csrf_protect), Depends(admin_page_gate)]
+
 # Documented with its form fields (in the OpenAPI schema, under "pages") like the API.
 router = APIRouter(
     prefix="/admin",
     tags=["pages"],
     default_response_class=HTMLResponse,
-    dependencies=[Depends(csrf_protect)],
+    dependencies=ADMIN_PAGE_GUARDS,
 )
 
 MemberAction = {"approve": members.approve, "ban": members.ban, "unban": members.unban}
@@ -39,7 +52,8 @@ MemberVerb = Literal["approve", "reject", "ban", "unban", "make-admin", "make-me
 
 
 def gate(caller: OptionalCaller) -> Response | None:
-    """A redirect to log in, or None for an admin; anyone else is refused."""
+    """A redirect to log in, or None for an admin; anyone else is refused (the router's
+    guard has already checked; this keeps each handler safe on its own)."""
     if caller is None:
         return redirect("/login")
     if not caller.is_admin:

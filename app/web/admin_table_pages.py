@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.api.deps import DbDep, OptionalCaller, csrf_protect
+from app.api.deps import DbDep, OptionalCaller
 from app.api.schemas import Id
 from app.db.models import TableStatus, User
 from app.errors import Conflict, SalonError
@@ -21,14 +21,14 @@ from app.services import tables as table_service
 from app.tables.commands import SetStatus
 from app.tables.manager import TableManager
 from app.tables.moderation import announce_removal
-from app.web.admin_pages import gate
+from app.web.admin_pages import ADMIN_PAGE_GUARDS, gate
 from app.web.pages import render
 
 router = APIRouter(
     prefix="/admin",
     tags=["pages"],
     default_response_class=HTMLResponse,
-    dependencies=[Depends(csrf_protect)],
+    dependencies=ADMIN_PAGE_GUARDS,
 )
 
 STATUS_VERBS: dict[str, TableStatus] = {
