@@ -1,9 +1,11 @@
 """Chat moderation at a live table, over real WebSockets: an admin who does not sit there
 reads the chat, removes a line (every page replaces it at once, and a reload shows it
-removed), and mutes a member (their lines are refused, saying until when)."""
+removed), and mutes a member (their lines are refused, saying until when). And a close
+that waits for the hand to end is logged when it happens."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 from datetime import datetime
 
@@ -14,7 +16,7 @@ from app.config import Settings
 from app.db.models import AdminAction
 from app.db.session import Database
 from app.services.moderation import REMOVED_TEXT
-from tests.tables.harness import Player, Room, open_room, watch
+from tests.tables.harness import Player, Room, deal, open_room, play_until_over, seated, watch
 
 TABLE = {
     "name": "Moderated",
@@ -131,3 +133,29 @@ async def test_mutes_are_checked(room: Room) -> None:
     assert self_mute.status_code == 403
     not_muted = await room.owner.post("/api/admin/chat/unmute", {"member_id": ana_id})
     assert not_muted.status_code == 409 and not_muted.json()["error"]["code"] == "not_muted"
+
+
+async def test_a_close_delayed_by_a_hand_is_logged_when_it_happens(
+    room: Room, db: Database
+) -> None:
+    """Closing during a hand only marks the table closing; the audit row is written with
+    the close itself, in its transaction, under the name of the admin who asked."""
+    await deal(room)
+    asked = await room.owner.post(f"/api/tables/{room.table_id}/close")
+    assert asked.json()["status"] == "closing"
+    assert await closes(db) == []
+    await play_until_over(seated(room), random.Random(14))
+    for player in room.players:
+        await player.wait_for(
+            lambda p: any(f["type"] == "event" and f["kind"] == "closed" for f in p.frames)
+        )
+    rows = await closes(db)
+    assert [(r.actor_id, r.before, r.after) for r in rows] == [
+        (await member_id(room, "owner"), {"status": "open"}, {"status": "closed"})
+    ]
+
+
+async def closes(db: Database) -> list[AdminAction]:
+    async with db.transaction() as session:
+        query = select(AdminAction).where(AdminAction.action == "table.close")
+        return list((await session.scalars(query)).all())
