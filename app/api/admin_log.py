@@ -27,14 +27,15 @@ router = APIRouter(
 
 ActionQuery = Annotated[str | None, Query(pattern=r"^[a-z_.]{1,40}$")]
 TargetKindQuery = Annotated[str | None, Query(pattern=r"^[a-z_]{1,20}$")]
-TargetIdQuery = Annotated[str | None, Query(min_length=1, max_length=64, pattern=r"^[a-z0-9:_]+$")]
+# The target's id as the log keeps it: a number, or an account's name ("seat:3:7").
+TargetQuery = Annotated[str | None, Query(min_length=1, max_length=64, pattern=r"^[a-z0-9:_]+$")]
 
 
 def log_filter(
     actor_id: Id | None = None,
     action: ActionQuery = None,
     target_kind: TargetKindQuery = None,
-    target_id: TargetIdQuery = None,
+    target: TargetQuery = None,
     since: datetime | None = None,
     until: datetime | None = None,
 ) -> admin_log.LogFilter:
@@ -49,7 +50,7 @@ def log_filter(
         actor_id=actor_id,
         action=action,
         target_kind=target_kind,
-        target_id=target_id,
+        target_id=target,
         since=as_utc(since),
         until=as_utc(until),
     )

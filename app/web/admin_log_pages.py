@@ -14,8 +14,10 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from pydantic import BeforeValidator
 
 from app.api.deps import DbDep, OptionalCaller
+from app.api.schemas import Id
 from app.errors import InvalidInput
 from app.services import admin_log
 from app.web.admin_pages import ADMIN_PAGE_GUARDS, gate
@@ -30,8 +32,9 @@ router = APIRouter(
 
 PAGE_SIZE = 50
 FormQuery = Annotated[str, Query(max_length=64)]
-_DIGITS = re.compile(r"[0-9]{1,9}")
-_TARGET_ID = re.compile(r"[a-z0-9:_]{1,64}")
+# A form's empty choice ("every admin") is no id at all; anything else must be one.
+FormId = Annotated[Id | None, BeforeValidator(lambda value: None if value == "" else value)]
+_TARGET = re.compile(r"[a-z0-9:_]{1,64}")
 
 
 def _day(value: str, field: str) -> date | None:
@@ -48,21 +51,19 @@ def _start_of(day: date) -> datetime:
 
 
 def page_filter(
-    actor_id: str, action: str, target_kind: str, target_id: str, since: str, until: str
+    actor_id: int | None, action: str, target_kind: str, target: str, since: str, until: str
 ) -> admin_log.LogFilter:
     """The page's form fields as the log's filter (refusing what no row could match)."""
-    if actor_id and not _DIGITS.fullmatch(actor_id):
-        raise InvalidInput("invalid_input", "Choose an admin from the list.")
     if action and action not in admin_log.ACTIONS:
         raise InvalidInput("unknown_action", f"No admin action is called '{action}'.")
-    if target_id and not _TARGET_ID.fullmatch(target_id):
-        raise InvalidInput("invalid_input", "A target id is a number or an account name.")
+    if target and not _TARGET.fullmatch(target):
+        raise InvalidInput("invalid_input", "A target is a number or an account name.")
     first, last = _day(since, "From"), _day(until, "To")
     return admin_log.LogFilter(
-        actor_id=int(actor_id) if actor_id else None,
+        actor_id=actor_id,
         action=action or None,
         target_kind=target_kind or None,
-        target_id=target_id or None,
+        target_id=target or None,
         since=_start_of(first) if first else None,
         until=_start_of(last + timedelta(days=1)) if last else None,
     )
@@ -74,7 +75,7 @@ def csv_link(where: admin_log.LogFilter) -> str:
         "actor_id": where.actor_id,
         "action": where.action,
         "target_kind": where.target_kind,
-        "target_id": where.target_id,
+        "target": where.target_id,
         "since": where.since.isoformat() if where.since else None,
         "until": where.until.isoformat() if where.until else None,
     }
@@ -87,17 +88,17 @@ async def log_page(
     request: Request,
     db: DbDep,
     caller: OptionalCaller,
-    actor_id: FormQuery = "",
+    actor_id: Annotated[FormId, Query()] = None,
     action: FormQuery = "",
     target_kind: FormQuery = "",
-    target_id: FormQuery = "",
+    target: FormQuery = "",
     since: FormQuery = "",
     until: FormQuery = "",
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
 ) -> Response:
     if (refusal := gate(caller)) is not None:
         return refusal
-    where = page_filter(actor_id, action, target_kind, target_id, since, until)
+    where = page_filter(actor_id, action, target_kind, target, since, until)
     async with db.transaction() as session:
         total = await admin_log.count(session, where)
         rows = await admin_log.entries(
@@ -105,10 +106,10 @@ async def log_page(
         )
         admins = await admin_log.actors(session)
     form = {
-        "actor_id": actor_id,
+        "actor_id": str(actor_id) if actor_id else "",
         "action": action,
         "target_kind": target_kind,
-        "target_id": target_id,
+        "target": target,
         "since": since,
         "until": until,
     }

@@ -80,7 +80,7 @@ async def test_the_log_lists_who_did_what_to_what_before_and_after(
     grants = await owner.get("/api/admin/log", params={"action": "chips.grant"})
     assert actions(grants) == ["chips.grant", "chips.grant"]
     on_ben = await owner.get(
-        "/api/admin/log", params={"target_kind": "member", "target_id": str(ids["ben"])}
+        "/api/admin/log", params={"target_kind": "member", "target": str(ids["ben"])}
     )
     assert actions(on_ben) == ["member.unban", "member.ban"]
     now = datetime.now(UTC)

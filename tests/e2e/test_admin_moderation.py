@@ -23,7 +23,8 @@ from tests.e2e.ui import (
 
 def fits(page: Page) -> bool:
     width: int = page.evaluate("document.documentElement.scrollWidth")
-    return width <= page.evaluate("window.innerWidth")
+    screen: int = page.evaluate("window.innerWidth")
+    return width <= screen
 
 
 def test_an_admin_removes_a_chat_line_and_finds_it_in_the_log(
