@@ -76,7 +76,7 @@ def test_an_admin_removes_a_chat_line_and_finds_it_in_the_log(
 
     # The audit log has it, filtered by its action.
     owner.goto(f"{base}/admin/log")
-    owner.get_by_label("Action").select_option("chat.remove")
+    owner.get_by_test_id("log-filters").locator("select[name=action]").select_option("chat.remove")
     owner.get_by_role("button", name="Filter").click()
     rows = owner.get_by_test_id("log").locator("tbody tr")
     expect(rows).to_have_count(1)
