@@ -6,6 +6,7 @@ owner manages admins) live in the services.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -37,7 +38,7 @@ from app.api.schemas import (
 )
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
-from app.services import admin_chips, club, ledger, members
+from app.services import admin_chips, admin_log, club, ledger, members
 from app.services.audit import club_audit
 from app.tables.latency import LatencyRecorder
 
@@ -281,6 +282,16 @@ async def latency(recorder: LatencyDep) -> LatencyPublic:
 
 
 @router.delete("/latency", status_code=204)
-async def reset_latency(recorder: LatencyDep) -> None:
+async def reset_latency(recorder: LatencyDep, caller: AdminCaller, db: DbDep) -> None:
     """Forget the latencies measured so far (before a measurement)."""
-    recorder.reset()
+    async with db.transaction() as session:
+        await admin_log.record(
+            session,
+            actor_id=caller.user.id,
+            action="latency.reset",
+            target_kind="club",
+            target_id=1,
+            target_label="latency figures",
+            before=dataclasses.asdict(recorder.summary()),
+        )
+        recorder.reset()

@@ -39,6 +39,7 @@ ACTIONS: dict[str, str] = {
     "chat.remove": "removed a chat line",
     "chat.mute": "muted a member in the chat",
     "chat.unmute": "unmuted a member in the chat",
+    "latency.reset": "reset the tables' latency figures",
 }
 
 

@@ -16,6 +16,7 @@ from app.db.models import (
     Account,
     AccountKind,
     AuthSession,
+    ChatMute,
     Club,
     Invite,
     LedgerEntry,
@@ -224,6 +225,7 @@ async def reject(session: AsyncSession, actor: User, user_id: int) -> str:
         after={"status": "rejected"},
     )
     await session.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
+    await session.execute(delete(ChatMute).where(ChatMute.user_id == user.id))
     for account in accounts:
         await session.delete(account)
     await session.flush()

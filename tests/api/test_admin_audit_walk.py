@@ -42,6 +42,11 @@ async def rest(w: World, path: str, body: object = None, method: str = "POST") -
     assert response.status_code in (200, 201), (path, response.text)
 
 
+async def delete(w: World, path: str) -> None:
+    response = await w.admin.delete(path, headers={"X-CSRF-Token": w.token})
+    assert response.status_code == 204, (path, response.text)
+
+
 async def form(w: World, path: str, **fields: object) -> None:
     response = await w.admin.post(path, data={"csrf_token": w.token, **fields})
     assert response.status_code == 200, (path, response.text)
@@ -168,6 +173,7 @@ STEPS: list[tuple[str, str, Step]] = [
         "form",
         lambda w: form(w, f"/admin/tables/{w.ids['Form Table']}/status", verb="close"),
     ),
+    ("latency.reset", "api", lambda w: delete(w, "/api/admin/latency")),
     ("chat.remove", "api", lambda w: rest(w, f"/api/admin/chat/{w.ids['line_1']}/remove")),
     (
         "chat.remove",
