@@ -65,13 +65,15 @@ async def grant_or_deduct(
     return Moved(posted.operation_id, posted.replayed, balance)
 
 
-async def return_stranded(session: AsyncSession, actor: User, account: str) -> int:
-    """Give back the chips stranded in `account` (see holdings); returns the chips moved."""
+async def return_stranded(session: AsyncSession, actor: User | None, account: str) -> int:
+    """Give back the chips stranded in `account` (see holdings); returns the chips moved.
+    `actor` None: the `salon return-stranded` command, run on the server."""
     found = next(iter(await holdings.stranded(session, account)), None)
-    chips = await holdings.return_stranded(session, account, actor.id)
+    actor_id = actor.id if actor is not None else None
+    chips = await holdings.return_stranded(session, account, actor_id)
     await admin_log.record(
         session,
-        actor_id=actor.id,
+        actor_id=actor_id,
         action="chips.return_stranded",
         target_kind="account",
         target_id=account,
