@@ -177,12 +177,13 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_return_stranded(args: argparse.Namespace) -> int:
     from app.errors import SalonError
-    from app.services.holdings import return_stranded
+    from app.services.admin_chips import return_stranded
 
     async def run(db: Database) -> int:
         try:
             async with db.transaction() as session:
-                chips = await return_stranded(session, args.account, actor_id=None)
+                # Logged as an admin action, by "the salon command".
+                chips = await return_stranded(session, None, args.account)
         except SalonError as error:
             return _refused(error)
         print(f"returned {chips} chips from {args.account}")

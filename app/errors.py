@@ -36,6 +36,10 @@ class NotAuthenticated(SalonError):
         super().__init__("not_authenticated", message)
 
 
+class LoginFirst(NotAuthenticated):
+    """Not logged in, on a page: a browser asking for it (GET) is sent to the login page."""
+
+
 class Forbidden(SalonError):
     status_code = 403
 

@@ -8,24 +8,26 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from app.api import admin, auth, chip_requests, health, me, treasury
+from app.api import admin, admin_log, auth, chip_requests, health, me, moderation, treasury
 from app.api import hands as hands_api
 from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
 from app.config import Settings, get_settings
 from app.db.session import Database
-from app.errors import RateLimited, SalonError
+from app.errors import LoginFirst, RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
 from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.manager import TableManager
 from app.web import (
+    admin_log_pages,
     admin_pages,
+    admin_table_pages,
     history_pages,
     pages,
     play_pages,
@@ -74,6 +76,8 @@ def _error_page(request: Request, status: int, code: str, message: str) -> Respo
 async def _salon_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, SalonError)
     response: Response
+    if isinstance(exc, LoginFirst) and request.method == "GET":
+        return RedirectResponse("/login", status_code=303)
     if _wants_page(request):
         response = _error_page(request, exc.status_code, exc.code, exc.message)
     else:
@@ -161,6 +165,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         treasury.router,
         chip_requests.member_router,
         chip_requests.admin_router,
+        admin_log.router,
+        moderation.router,
         hands_api.router,
         hands_api.admin_router,
         tables_api.router,
@@ -171,8 +177,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         admin_pages.router,
         treasury_pages.admin_router,
         treasury_pages.member_router,
+        admin_log_pages.router,
+        admin_table_pages.router,
         play_pages.router,
         history_pages.router,
+        rules_pages.admin_router,
         rules_pages.router,
     ):
         app.include_router(router)

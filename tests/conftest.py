@@ -46,14 +46,39 @@ def database_url(request: pytest.FixtureRequest) -> str:
 
 
 async def emptied(url: str) -> Database:
+    """The database with every table emptied. Append-only tables (the admins' audit log)
+    refuse deletion by triggers: here, and only here, those triggers are set aside for the
+    cleanup and put back as they were, in the same transaction."""
     database = Database(url, pool_size=5)
     tables = [t.name for t in reversed(Base.metadata.sorted_tables)]
     async with database.engine.begin() as conn:
         if database.kind == "postgresql":
+            guarded = (
+                await conn.execute(
+                    text(
+                        "SELECT DISTINCT tgrelid::regclass::text FROM pg_trigger "
+                        "WHERE NOT tgisinternal"
+                    )
+                )
+            ).scalars()
+            guarded_tables = list(guarded)
+            for table in guarded_tables:
+                await conn.execute(text(f"ALTER TABLE {table} DISABLE TRIGGER USER"))
             await conn.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+            for table in guarded_tables:
+                await conn.execute(text(f"ALTER TABLE {table} ENABLE TRIGGER USER"))
         else:
+            triggers = (
+                await conn.execute(
+                    text("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+                )
+            ).all()
+            for name, _ in triggers:
+                await conn.execute(text(f'DROP TRIGGER "{name}"'))
             for table in tables:
                 await conn.execute(text(f"DELETE FROM {table}"))  # noqa: S608 (our own names)
+            for _, sql in triggers:
+                await conn.exec_driver_sql(sql)
     return database
 
 

@@ -6,6 +6,7 @@ owner manages admins) live in the services.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -28,6 +29,7 @@ from app.api.schemas import (
     LedgerEntryPublic,
     MemberPublic,
     MemberWithBalance,
+    RejectedPublic,
     ReturnedPublic,
     RoleName,
     RoleUpdate,
@@ -37,7 +39,7 @@ from app.api.schemas import (
 )
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
-from app.services import club, holdings, ledger, members, replies
+from app.services import admin_chips, admin_log, club, ledger, members, replies
 from app.services.audit import club_audit
 from app.tables.latency import LatencyRecorder
 
@@ -72,6 +74,14 @@ async def list_members(
 async def approve(member_id: Id, caller: AdminCaller, db: DbDep) -> MemberPublic:
     async with db.transaction() as session:
         return MemberPublic.model_validate(await members.approve(session, caller.user, member_id))
+
+
+@router.post("/members/{member_id}/reject")
+async def reject(member_id: Id, caller: AdminCaller, db: DbDep) -> RejectedPublic:
+    """Turn down a pending sign-up: the sign-up is removed (its name is free again)."""
+    async with db.transaction() as session:
+        username = await members.reject(session, caller.user, member_id)
+    return RejectedPublic(id=member_id, username=username)
 
 
 @router.post("/members/{member_id}/ban")
@@ -111,22 +121,20 @@ async def _move_chips(
         if (earlier := await replies.earlier(session, f"answer:{key}", request)) is not None:
             idempotency.mark(response, True)
             return ChipMovementPublic(**{**earlier, "replayed": True})
-        await members.get_member(session, body.member_id)
-        posted = await ledger.bank_transfer(
+        moved = await admin_chips.grant_or_deduct(
             session,
+            caller.user,
             member_id=body.member_id,
             amount=body.amount,
             grant=grant,
-            idempotency_key=key,
+            request_key=body.idempotency_key,
             reason=body.reason,
-            actor_id=caller.user.id,
         )
-        balance = await ledger.balance_of(session, ledger.member_account_key(body.member_id))
         answer = ChipMovementPublic(
-            operation_id=posted.operation_id, replayed=posted.replayed, balance=balance
+            operation_id=moved.operation_id, replayed=moved.replayed, balance=moved.balance
         )
         await replies.remember(session, f"answer:{key}", request, answer.model_dump())
-    idempotency.mark(response, posted.replayed)
+    idempotency.mark(response, moved.replayed)
     return answer
 
 
@@ -235,7 +243,7 @@ async def return_stranded(body: StrandedReturn, caller: AdminCaller, db: DbDep) 
     """Give stranded chips back (a seat's to its member, a closed table's pot to those who
     paid into it): one audited ledger operation; a retry moves nothing twice."""
     async with db.transaction() as session:
-        chips = await holdings.return_stranded(session, body.account, caller.user.id)
+        chips = await admin_chips.return_stranded(session, caller.user, body.account)
     return ReturnedPublic(account=body.account, chips=chips)
 
 
@@ -246,9 +254,11 @@ async def get_club(db: DbDep) -> ClubPublic:
 
 
 @router.patch("/club")
-async def update_club(body: ClubUpdate, db: DbDep) -> ClubPublic:
+async def update_club(body: ClubUpdate, caller: AdminCaller, db: DbDep) -> ClubPublic:
     async with db.transaction() as session:
-        updated = await club.update_club(session, club.ClubChanges(**body.model_dump()))
+        updated = await club.update_club(
+            session, club.ClubChanges(**body.model_dump()), caller.user
+        )
         return ClubPublic.model_validate(updated)
 
 
@@ -266,9 +276,10 @@ async def create_invite(body: InviteCreate, caller: AdminCaller, db: DbDep) -> I
 
 
 @router.post("/invites/{invite_id}/revoke")
-async def revoke_invite(invite_id: Id, db: DbDep) -> InvitePublic:
+async def revoke_invite(invite_id: Id, caller: AdminCaller, db: DbDep) -> InvitePublic:
     async with db.transaction() as session:
-        return InvitePublic.model_validate(await members.revoke_invite(session, invite_id))
+        revoked = await members.revoke_invite(session, caller.user, invite_id)
+        return InvitePublic.model_validate(revoked)
 
 
 def _latency(request: Request) -> LatencyRecorder:
@@ -287,6 +298,16 @@ async def latency(recorder: LatencyDep) -> LatencyPublic:
 
 
 @router.delete("/latency", status_code=204)
-async def reset_latency(recorder: LatencyDep) -> None:
+async def reset_latency(recorder: LatencyDep, caller: AdminCaller, db: DbDep) -> None:
     """Forget the latencies measured so far (before a measurement)."""
-    recorder.reset()
+    async with db.transaction() as session:
+        await admin_log.record(
+            session,
+            actor_id=caller.user.id,
+            action="latency.reset",
+            target_kind="club",
+            target_id=1,
+            target_label="latency figures",
+            before=dataclasses.asdict(recorder.summary()),
+        )
+        recorder.reset()

@@ -401,3 +401,10 @@ class HandStatsPublic(Output):
     by_game: dict[str, HandTallyPublic]
     by_month: list[MonthTallyPublic]
     net_by_day: list[DayNetPublic]
+
+
+class RejectedPublic(BaseModel):
+    """A pending sign-up turned down (and removed)."""
+
+    id: int
+    username: str

@@ -258,7 +258,7 @@ async def stand(table_id: Id, caller: CurrentCaller, db: DbDep, manager: Manager
 async def _set_status(
     table_id: int, status: TableStatus, caller: AdminCaller, db: DbDep, manager: ManagerDep
 ) -> StatusPublic:
-    answer = await _ask(db, manager, table_id, caller, SetStatus(status))
+    answer = await _ask(db, manager, table_id, caller, SetStatus(status, by_admin=caller.user.id))
     return StatusPublic(**answer)
 
 

@@ -355,6 +355,10 @@ class ChatMessage(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     text: Mapped[str] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # Set when an admin removed the line: everyone is then shown "removed by an admin"
+    # instead of the text (kept for the admins, and in the audit log).
+    removed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    removed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
 
 
 class RequestReply(Base):
@@ -423,3 +427,41 @@ class ChipRequest(Base):
     operation_id: Mapped[int | None] = mapped_column(
         ForeignKey("ledger_operations.id"), nullable=True
     )
+
+
+class AdminAction(Base):
+    """One action an admin took, as it was recorded in the same transaction as the change.
+
+    Append-only: the database itself refuses UPDATE and DELETE on this table (triggers made
+    by migration 0008, on SQLite and on Postgres, where TRUNCATE is refused too).
+    """
+
+    __tablename__ = "admin_actions"
+    __table_args__ = (Index("ix_admin_actions_target", "target_kind", "target_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # Who acted; None for the `salon` command run on the server itself.
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    # A stable name: "member.approve", "chips.grant", "table.close", "chat.remove"…
+    action: Mapped[str] = mapped_column(String(40), index=True)
+    # What it was done to: a kind ("member", "table", "invite", "account", "club",
+    # "chat_message") and that thing's id (text: account keys are names, not numbers).
+    target_kind: Mapped[str] = mapped_column(String(20))
+    target_id: Mapped[str] = mapped_column(String(64))
+    # Words for the target as it was then ("alice", "table 'Cajun Bourré'").
+    target_label: Mapped[str] = mapped_column(String(100), default="")
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
+class ChatMute(Base):
+    """A member an admin muted in every table's chat until `muted_until` (one row per
+    member: muting again replaces it)."""
+
+    __tablename__ = "chat_mutes"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    muted_until: Mapped[datetime] = mapped_column(UTCDateTime)
+    muted_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -10,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import AccountKind, Club, MemberStatus, Role, User
 from app.errors import Conflict, InvalidInput, NotFound
 from app.security.text import clean_text
-from app.services import ledger, members
+from app.services import admin_log, ledger, members
 
 
 async def get_club(session: AsyncSession) -> Club:
@@ -63,21 +64,40 @@ def _checked(changes: ClubChanges) -> ClubChanges:
     return replace(changes, name=texts["name"], chip_unit=texts["chip_unit"])
 
 
-async def update_club(session: AsyncSession, changes: ClubChanges) -> Club:
+SETTINGS = (
+    "name",
+    "chip_unit",
+    "signup_requires_approval",
+    "default_turn_seconds",
+    "members_may_create_tables",
+    "seed_reveal",
+)
+
+
+async def update_club(session: AsyncSession, changes: ClubChanges, actor: User) -> Club:
+    """Change the club's settings; the audit row holds the settings that changed, before
+    and after (a save that changes nothing still leaves its row: the admin did save)."""
     changes = _checked(changes)
     club = await get_club(session)
-    for field in (
-        "name",
-        "chip_unit",
-        "signup_requires_approval",
-        "default_turn_seconds",
-        "members_may_create_tables",
-        "seed_reveal",
-    ):
+    before: dict[str, Any] = {}
+    after: dict[str, Any] = {}
+    for field in SETTINGS:
         value = getattr(changes, field)
-        if value is not None:
+        if value is not None and value != getattr(club, field):
+            before[field] = getattr(club, field)
+            after[field] = value
             setattr(club, field, value)
     await session.flush()
+    await admin_log.record(
+        session,
+        actor_id=actor.id,
+        action="club.settings",
+        target_kind="club",
+        target_id=club.id,
+        target_label=club.name,
+        before=before,
+        after=after,
+    )
     return club
 
 

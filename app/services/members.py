@@ -1,4 +1,7 @@
-"""Members: sign-up (with an invite code or an admin's approval), roles and bans."""
+"""Members: sign-up (with an invite code or an admin's approval), roles and bans.
+
+Every admin action here writes its audit row (admin_log) in the caller's transaction.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +9,27 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Account, AccountKind, AuthSession, Club, Invite, MemberStatus, Role, User
+from app.db.models import (
+    Account,
+    AccountKind,
+    AuthSession,
+    ChatMute,
+    Club,
+    Invite,
+    LedgerEntry,
+    MemberStatus,
+    Role,
+    User,
+)
 from app.db.types import utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.security.passwords import check_strength, hash_password
 from app.security.text import clean_text, has_control_chars
 from app.security.tokens import new_token
-from app.services import ledger
+from app.services import admin_log, ledger
 
 USERNAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]{2,31}$")
 MAX_DISPLAY_NAME = 40
@@ -135,7 +149,7 @@ async def list_members(
     return [(user, int(balance)) for user, balance in (await session.execute(query)).all()]
 
 
-def _may_manage(actor: User, target: User) -> None:
+def may_manage(actor: User, target: User) -> None:
     """Admins manage members; only the owner manages admins; nobody manages the owner or
     themselves."""
     if actor.id == target.id:
@@ -146,14 +160,78 @@ def _may_manage(actor: User, target: User) -> None:
         raise Forbidden("owner_only", "Only the club's owner can manage admins.")
 
 
+async def _log_member(
+    session: AsyncSession, actor: User, action: str, user: User, field: str, before: str
+) -> None:
+    await admin_log.record(
+        session,
+        actor_id=actor.id,
+        action=action,
+        target_kind="member",
+        target_id=user.id,
+        target_label=user.username,
+        before={field: before},
+        after={field: str(getattr(user, field))},
+    )
+
+
 async def approve(session: AsyncSession, actor: User, user_id: int) -> User:
     user = await get_member(session, user_id)
-    _may_manage(actor, user)
+    may_manage(actor, user)
     if user.status != MemberStatus.PENDING:
         raise Conflict("not_pending", f"{user.username} is not waiting for approval.")
     user.status = MemberStatus.ACTIVE
     await session.flush()
+    await _log_member(session, actor, "member.approve", user, "status", MemberStatus.PENDING)
     return user
+
+
+async def reject(session: AsyncSession, actor: User, user_id: int) -> str:
+    """Turn down a pending sign-up: the member and their (empty, untouched) chip account
+    are removed, so the name is free again and they may sign up anew (ban someone to keep
+    them out). Returns the username that was rejected; the audit row keeps who it was."""
+    user = await get_member(session, user_id)
+    may_manage(actor, user)
+    if user.status != MemberStatus.PENDING:
+        raise Conflict("not_pending", f"{user.username} is not waiting for approval.")
+    accounts = list(
+        (await session.scalars(select(Account).where(Account.user_id == user.id))).all()
+    )
+    ids = [account.id for account in accounts]
+    moved = await session.scalar(
+        select(func.count(LedgerEntry.id)).where(
+            or_(LedgerEntry.from_account_id.in_(ids), LedgerEntry.to_account_id.in_(ids))
+        )
+    )
+    if moved:
+        raise Conflict(
+            "has_ledger_history",
+            f"{user.username} already has chip movements: approve or ban them instead.",
+        )
+    before = {
+        "status": str(user.status),
+        "username": user.username,
+        "display_name": user.display_name,
+        "signed_up_at": user.created_at.isoformat(),
+    }
+    await admin_log.record(
+        session,
+        actor_id=actor.id,
+        action="member.reject",
+        target_kind="member",
+        target_id=user.id,
+        target_label=user.username,
+        before=before,
+        after={"status": "rejected"},
+    )
+    await session.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
+    await session.execute(delete(ChatMute).where(ChatMute.user_id == user.id))
+    for account in accounts:
+        await session.delete(account)
+    await session.flush()
+    await session.delete(user)
+    await session.flush()
+    return before["username"]
 
 
 async def set_role(session: AsyncSession, actor: User, user_id: int, role: Role) -> User:
@@ -162,29 +240,34 @@ async def set_role(session: AsyncSession, actor: User, user_id: int, role: Role)
     if role == Role.OWNER:
         raise InvalidInput("invalid_role", "A club has one owner; choose admin or member.")
     user = await get_member(session, user_id)
-    _may_manage(actor, user)
+    may_manage(actor, user)
+    before = str(user.role)
     user.role = role
     await session.flush()
+    await _log_member(session, actor, "member.role", user, "role", before)
     return user
 
 
 async def ban(session: AsyncSession, actor: User, user_id: int) -> User:
     """Ban a member: they can no longer log in, and their open sessions end now."""
     user = await get_member(session, user_id)
-    _may_manage(actor, user)
+    may_manage(actor, user)
+    before = str(user.status)
     user.status = MemberStatus.BANNED
     await session.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
     await session.flush()
+    await _log_member(session, actor, "member.ban", user, "status", before)
     return user
 
 
 async def unban(session: AsyncSession, actor: User, user_id: int) -> User:
     user = await get_member(session, user_id)
-    _may_manage(actor, user)
+    may_manage(actor, user)
     if user.status != MemberStatus.BANNED:
         raise Conflict("not_banned", f"{user.username} is not banned.")
     user.status = MemberStatus.ACTIVE
     await session.flush()
+    await _log_member(session, actor, "member.unban", user, "status", MemberStatus.BANNED)
     return user
 
 
@@ -201,6 +284,18 @@ async def create_invite(session: AsyncSession, actor: User, spec: InviteSpec) ->
     )
     session.add(invite)
     await session.flush()
+    await admin_log.record(
+        session,
+        actor_id=actor.id,
+        action="invite.create",
+        target_kind="invite",
+        target_id=invite.id,
+        target_label=f"invite {invite.id}",
+        after={
+            "max_uses": invite.max_uses,
+            "expires_at": expires.isoformat() if expires else None,
+        },
+    )
     return invite
 
 
@@ -208,10 +303,22 @@ async def list_invites(session: AsyncSession) -> list[Invite]:
     return list((await session.scalars(select(Invite).order_by(Invite.id.desc()))).all())
 
 
-async def revoke_invite(session: AsyncSession, invite_id: int) -> Invite:
+async def revoke_invite(session: AsyncSession, actor: User, invite_id: int) -> Invite:
     invite = await session.get(Invite, invite_id)
     if invite is None:
         raise NotFound("invite_not_found", f"No invite with id {invite_id}.")
+    if invite.revoked:  # revoking again changes nothing, and so leaves no second row
+        return invite
     invite.revoked = True
     await session.flush()
+    await admin_log.record(
+        session,
+        actor_id=actor.id,
+        action="invite.revoke",
+        target_kind="invite",
+        target_id=invite.id,
+        target_label=f"invite {invite.id}",
+        before={"revoked": False, "uses": invite.uses},
+        after={"revoked": True, "uses": invite.uses},
+    )
     return invite

@@ -30,7 +30,7 @@ from app.engine.base import EngineError
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.security.text import clean_text
 from app.security.tokens import new_token, same
-from app.services import ledger, replies, rule_words, rulesets
+from app.services import admin_log, ledger, replies, rule_words, rulesets
 from app.tables.games import driver
 
 
@@ -141,6 +141,16 @@ async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> G
     session.add(table)
     await session.flush()
     await ledger.open_account(session, pot_key(table.id), AccountKind.POT)
+    if actor.role in (Role.OWNER, Role.ADMIN):  # a member's own table is no admin action
+        await admin_log.record(
+            session,
+            actor_id=actor.id,
+            action="table.open",
+            target_kind="table",
+            target_id=table.id,
+            target_label=table.name,
+            after=table_settings(table),
+        )
     return table
 
 
@@ -239,6 +249,22 @@ def _stake_names(game: str) -> tuple[str, ...]:
 
 async def _rules_of(session: AsyncSession, spec: TableSpec) -> dict[str, Any]:
     return (await _with_ruleset(session, spec)).rules
+
+
+def table_settings(table: GameTable) -> dict[str, Any]:
+    """A table's settings as its audit rows show them."""
+    return {
+        "name": table.name,
+        "game": table.game,
+        "rules": table.rules,
+        "seat_count": table.seat_count,
+        "buy_in_min": table.buy_in_min,
+        "buy_in_max": table.buy_in_max,
+        "turn_seconds": table.turn_seconds,
+        "private": table.private,
+        "allow_spectators": table.allow_spectators,
+        "status": table.status,
+    }
 
 
 async def get_table(session: AsyncSession, table_id: int) -> GameTable:
@@ -437,11 +463,35 @@ async def stand_up(session: AsyncSession, table: GameTable, user_id: int) -> int
     return stack
 
 
-async def set_status(session: AsyncSession, table: GameTable, status: TableStatus) -> None:
+# The audit log's name for each status an admin sets.
+STATUS_ACTIONS = {
+    TableStatus.PAUSED: "table.pause",
+    TableStatus.OPEN: "table.resume",
+    TableStatus.CLOSED: "table.close",
+}
+
+
+async def set_status(
+    session: AsyncSession, table: GameTable, status: TableStatus, *, by_admin: int | None = None
+) -> None:
+    """Set a table's status; `by_admin`: the admin who asked, whose audit row is written
+    in this same transaction."""
+    before = str(table.status)
     table.status = status
     if status == TableStatus.CLOSED:
         table.closed_at = utcnow()
     await session.flush()
+    if by_admin is not None and before != str(status):
+        await admin_log.record(
+            session,
+            actor_id=by_admin,
+            action=STATUS_ACTIONS[status],
+            target_kind="table",
+            target_id=table.id,
+            target_label=table.name,
+            before={"status": before},
+            after={"status": str(status)},
+        )
 
 
 async def return_pot(

@@ -40,7 +40,7 @@ from app.engine.rng import (
 )
 from app.errors import Conflict, NotFound, SalonError
 from app.services import hands as hand_store
-from app.services import holdings, ledger
+from app.services import holdings, ledger, moderation
 from app.services import tables as table_service
 from app.services.hand_replay import action_from_log
 from app.services.hand_results import public_report
@@ -48,6 +48,7 @@ from app.tables.clock import Clock
 from app.tables.commands import (
     Act,
     Chat,
+    ChatRemoved,
     Command,
     Connection,
     Contribute,
@@ -166,6 +167,9 @@ class TableActor:
         # The server seed committed to for the hand the countdown leads to.
         self.next_hand: _NextHand | None = None
         self.closing = False
+        # The admin who asked for the close a running hand delays: the close is logged
+        # under their name when it happens.
+        self.closing_by: int | None = None
         self.last_result: dict[str, Any] | None = None
         self.client_ids: OrderedDict[tuple[int, str], int] = OrderedDict()
 
@@ -327,6 +331,8 @@ class TableActor:
                 return await self._act(command.connection, command)
             case Chat():
                 return await self._chat(command.connection, command.text)
+            case ChatRemoved():
+                return self._chat_removed(command)
             case Contribute():
                 return self._contribute(command.connection, command.value)
             case Resync():
@@ -341,7 +347,7 @@ class TableActor:
             case Stand():
                 return await self._stand(command.user_id)
             case SetStatus():
-                return await self._set_status(command.status)
+                return await self._set_status(command.status, command.by_admin)
             case EditTable():
                 return await self._edit(command)
             case Describe():
@@ -372,7 +378,15 @@ class TableActor:
             self.connections.add(connection)
             connection.send(self._snapshot(connection))
             for message, name in recent:
-                connection.send(_chat_frame(message.id, name, message.text, message.created_at))
+                connection.send(
+                    _chat_frame(
+                        message.id,
+                        name,
+                        message.text,
+                        message.created_at,
+                        removed=message.removed_at is not None,
+                    )
+                )
         self._presence_changed(connection.user_id, joined=True)
 
     def _leave(self, connection: Connection) -> None:
@@ -887,7 +901,7 @@ class TableActor:
             self._schedule_next_hand()
         self._broadcast(self._publish(closing_events))
         if self.closing:
-            await self._close()
+            await self._close(self.closing_by)
 
     def _names_at_deal(self, hand: _Hand) -> list[str]:
         names = self._names()
@@ -998,7 +1012,7 @@ class TableActor:
         self._schedule_next_hand()
         self._broadcast(self._publish([Event(kind, seat, {})]))
 
-    async def _set_status(self, status: str) -> dict[str, Any]:
+    async def _set_status(self, status: str, by_admin: int | None) -> dict[str, Any]:
         assert self.table is not None
         wanted = TableStatus(status)
         if self.table.status == TableStatus.CLOSED:
@@ -1006,14 +1020,15 @@ class TableActor:
         if wanted == TableStatus.CLOSED:
             if self.hand is not None:
                 self.closing = True
+                self.closing_by = by_admin
                 self.next_hand_at = None
                 self._broadcast(self._publish([Event("closing", None, {})]))
                 return {"status": "closing"}
-            await self._close()
+            await self._close(by_admin)
             return {"status": "closed"}
         async with self.db.transaction() as session:
             table = await table_service.get_table(session, self.table_id)
-            await table_service.set_status(session, table, wanted)
+            await table_service.set_status(session, table, wanted, by_admin=by_admin)
         self.table = table
         if wanted == TableStatus.PAUSED:
             self.next_hand_at = None
@@ -1033,7 +1048,7 @@ class TableActor:
         self.rules = self.driver.parse_rules(table.rules)
         return {"id": table.id}
 
-    async def _close(self) -> None:
+    async def _close(self, by_admin: int | None) -> None:
         """Return every stack, and the pot to those who paid into it, then close."""
         async with self.db.transaction() as session:
             table = await table_service.get_table(session, self.table_id)
@@ -1041,7 +1056,7 @@ class TableActor:
             for seat in list(self.seats.values()):
                 await table_service.stand_up(session, table, seat.user_id)
             await hand_store.end_session(session, self.table_id)
-            await table_service.set_status(session, table, TableStatus.CLOSED)
+            await table_service.set_status(session, table, TableStatus.CLOSED, by_admin=by_admin)
             await self._reload_seats(session)
         self.table = table
         self.pot = 0
@@ -1056,14 +1071,27 @@ class TableActor:
             user = await session.get(User, connection.user_id)
             if user is None:
                 raise NotFound("member_not_found", "No such member.")
+            moderation.check_may_chat(await moderation.muted_until(session, user.id))
             message = await hand_store.add_chat(session, self.table_id, user, text)
             name = user.display_name
         frame = _chat_frame(message.id, name, text, message.created_at)
         for c in self.connections:
             c.send(frame)
 
+    def _chat_removed(self, command: ChatRemoved) -> None:
+        frame = _chat_frame(command.message_id, command.name, "", command.at, removed=True)
+        for c in self.connections:
+            c.send(frame)
 
-def _chat_frame(message_id: int, name: str, text: str, at: datetime) -> bytes:
+
+def _chat_frame(
+    message_id: int, name: str, text: str, at: datetime, *, removed: bool = False
+) -> bytes:
+    """A chat line's frame; a removed line's never carries its text."""
+    if removed:
+        return ChatOut(
+            id=message_id, user=name, text=moderation.REMOVED_TEXT, at=at.isoformat(), removed=True
+        ).frame()
     return ChatOut(id=message_id, user=name, text=text, at=at.isoformat()).frame()
 
 

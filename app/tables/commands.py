@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from app.tables.latency import BroadcastTracker
@@ -82,6 +83,16 @@ class Chat(Command):
 
 
 @dataclass(eq=False)
+class ChatRemoved(Command):
+    """An admin removed a chat line (already stored as removed): everyone watching sees it
+    replaced now."""
+
+    message_id: int
+    name: str
+    at: datetime
+
+
+@dataclass(eq=False)
 class Contribute(Command):
     """A seated player's 32 random bytes for the next hand's seed (docs/fair-shuffle.md)."""
 
@@ -124,6 +135,8 @@ class Stand(Command):
 @dataclass(eq=False)
 class SetStatus(Command):
     status: str
+    # The admin who asked: the change is written to the audit log in its transaction.
+    by_admin: int | None = None
 
 
 @dataclass(eq=False)

@@ -1,4 +1,5 @@
-"""The admin dashboard page: members, chips, invites, club settings, the ledger.
+"""The admin dashboard page: what waits for an admin, members, chips, invites, tables, club
+settings, the ledger.
 
 Forms post here and call the same services as the REST API; each action is one
 transaction, and a chip form carries an idempotency key made when the page was drawn, so
@@ -10,18 +11,20 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.api.deps import DbDep, LoginsDep, OptionalCaller, csrf_protect
+from app.api.deps import DbDep, LoginsDep, OptionalCaller
 from app.api.schemas import Id
-from app.db.models import Role
+from app.db.models import MemberStatus, Role
 from app.errors import Forbidden, InvalidInput, SalonError
 from app.security.text import plain_text
 from app.security.tokens import new_token
-from app.services import club, holdings, ledger, members
+from app.services import admin_chips, club, ledger, members
+from app.services import tables as table_service
 from app.services.audit import club_audit
 from app.services.ledger import MAX_REASON_LENGTH
+from app.web.admin_guards import ADMIN_PAGE_GUARDS
 from app.web.pages import redirect, render
 from app.web.treasury_pages import treasury_overview
 
@@ -30,15 +33,16 @@ router = APIRouter(
     prefix="/admin",
     tags=["pages"],
     default_response_class=HTMLResponse,
-    dependencies=[Depends(csrf_protect)],
+    dependencies=ADMIN_PAGE_GUARDS,
 )
 
 MemberAction = {"approve": members.approve, "ban": members.ban, "unban": members.unban}
-MemberVerb = Literal["approve", "ban", "unban", "make-admin", "make-member"]
+MemberVerb = Literal["approve", "reject", "ban", "unban", "make-admin", "make-member"]
 
 
-def _gate(caller: OptionalCaller) -> Response | None:
-    """A redirect to log in, or None for an admin; anyone else is refused."""
+def gate(caller: OptionalCaller) -> Response | None:
+    """A redirect to log in, or None for an admin; anyone else is refused (the router's
+    guard has already checked; this keeps each handler safe on its own)."""
     if caller is None:
         return redirect("/login")
     if not caller.is_admin:
@@ -49,19 +53,29 @@ def _gate(caller: OptionalCaller) -> Response | None:
 async def _dashboard(
     request: Request, db: DbDep, caller: OptionalCaller, status_code: int = 200, **extra: Any
 ) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     async with db.transaction() as session:
+        everyone = await members.list_members(session)
         context = {
             "club": await club.get_club(session),
-            "members": await members.list_members(session),
+            "members": everyone,
+            "waiting": waiting_for_admins(everyone),
             "invites": await members.list_invites(session),
+            "tables": await table_service.list_tables(session),
             "entries": await ledger.entries(session, ledger.EntryFilter(), limit=100),
             "audit": await club_audit(session),
             "chip_key": new_token(12),
             **await treasury_overview(session, request),
         }
     return await render(request, db, caller, "admin.html", status_code, **context, **extra)
+
+
+def waiting_for_admins(everyone: list[tuple[Any, int]]) -> dict[str, Any]:
+    """What waits for an admin's decision, shown first on the dashboard: pending sign-ups
+    (the pending chip requests are counted by the treasurer's overview)."""
+    pending = [user for user, _ in everyone if user.status == MemberStatus.PENDING]
+    return {"signups": pending}
 
 
 @router.get("")
@@ -81,8 +95,8 @@ def _int(value: str, field: str) -> int:
 
 async def _act(request: Request, db: DbDep, caller: OptionalCaller, action: Any) -> Response:
     """Run one admin action; redisplay the dashboard with its outcome."""
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     assert caller is not None
     try:
         async with db.transaction() as session:
@@ -102,6 +116,8 @@ async def member_action(
     verb: MemberVerb,
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
+        if verb == "reject":
+            return f"{await members.reject(session, actor, member_id)}: sign-up rejected."
         if verb in MemberAction:
             user = await MemberAction[verb](session, actor, member_id)
             return f"{user.username}: {user.status}."
@@ -130,14 +146,14 @@ async def chips(
         user = await members.get_member(session, member_id)
         chips_ = _int(amount, "Amount")
         grant = direction == "grant"
-        posted = await ledger.bank_transfer(
+        posted = await admin_chips.grant_or_deduct(
             session,
+            actor,
             member_id=user.id,
             amount=chips_,
             grant=grant,
-            idempotency_key=f"admin:{chip_key}",
+            request_key=chip_key,
             reason=reason,
-            actor_id=actor.id,
         )
         if posted.replayed:
             return "That form was already sent: nothing moved twice."
@@ -165,6 +181,17 @@ async def invite(
     return await _act(request, db, caller, action)
 
 
+@router.post("/invites/{invite_id}/revoke")
+async def revoke_invite(
+    request: Request, db: DbDep, caller: OptionalCaller, invite_id: Id
+) -> Response:
+    async def action(session: Any, actor: Any) -> str:
+        revoked = await members.revoke_invite(session, actor, invite_id)
+        return f"Invite code {revoked.code} revoked."
+
+    return await _act(request, db, caller, action)
+
+
 @router.post("/stranded/return")
 async def return_stranded(
     request: Request,
@@ -173,7 +200,7 @@ async def return_stranded(
     account: Annotated[str, Form(min_length=1, max_length=64)],
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
-        chips = await holdings.return_stranded(session, account, actor.id)
+        chips = await admin_chips.return_stranded(session, actor, account)
         return f"{chips} chips returned from {account}."
 
     return await _act(request, db, caller, action)
@@ -202,6 +229,7 @@ async def club_settings(
                 default_turn_seconds=_int(default_turn_seconds, "Turn timer"),
                 seed_reveal=seed_reveal,
             ),
+            actor,
         )
         return "Club settings saved."
 

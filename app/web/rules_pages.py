@@ -21,11 +21,18 @@ from app.services import club, rule_words, rulesets
 from app.services import tables as table_service
 from app.tables.commands import EditTable
 from app.tables.manager import TableManager
-from app.web.admin_pages import _gate, _int
+from app.web.admin_guards import ADMIN_PAGE_GUARDS
+from app.web.admin_pages import _int, gate
 from app.web.pages import redirect, render
 
 router = APIRouter(
     tags=["pages"], default_response_class=HTMLResponse, dependencies=[Depends(csrf_protect)]
+)
+admin_router = APIRouter(
+    prefix="/admin",
+    tags=["pages"],
+    default_response_class=HTMLResponse,
+    dependencies=ADMIN_PAGE_GUARDS,
 )
 
 GameParam = Annotated[str, Query(pattern="^(bourre|bouillotte)$")]
@@ -39,12 +46,12 @@ async def _actor(session: AsyncSession, caller: OptionalCaller) -> User:
     return user
 
 
-@router.get("/admin/rules")
+@admin_router.get("/rules")
 async def rules_list(
     request: Request, db: DbDep, caller: OptionalCaller, notice: str | None = None
 ) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     async with db.transaction() as session:
         saved = await rulesets.list_rulesets(session)
         the_club = await club.get_club(session)
@@ -100,12 +107,12 @@ async def _form_page(
     )
 
 
-@router.get("/admin/rules/new")
+@admin_router.get("/rules/new")
 async def new_form(
     request: Request, db: DbDep, caller: OptionalCaller, game: GameParam = "bourre"
 ) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     return await _form_page(request, db, caller, game=game, options={})
 
 
@@ -113,10 +120,10 @@ def _submitted(form: Any) -> dict[str, str]:
     return {key: value for key, value in form.items() if isinstance(value, str)}
 
 
-@router.post("/admin/rules/new")
+@admin_router.post("/rules/new")
 async def create(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     form = _submitted(await request.form())
     game = form.get("game", "")
     if game not in rule_words.GAMES:
@@ -158,34 +165,34 @@ async def create(request: Request, db: DbDep, caller: OptionalCaller) -> Respons
     return redirect(f"/admin/rules/{made.id}?saved=1")
 
 
-@router.get("/admin/rules/presets/{game}/{key}")
+@admin_router.get("/rules/presets/{game}/{key}")
 async def preset_page(
     request: Request, db: DbDep, caller: OptionalCaller, game: str, key: PresetKey
 ) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     preset = rulesets.get_preset(rule_words.known_game(game), key)
     return await _form_page(
         request, db, caller, game=game, options=preset.options, preset=preset, name=preset.name
     )
 
 
-@router.post("/admin/rules/presets/{game}/{key}/clone")
+@admin_router.post("/rules/presets/{game}/{key}/clone")
 async def clone_preset(db: DbDep, caller: OptionalCaller, game: str, key: PresetKey) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     preset = rulesets.get_preset(rule_words.known_game(game), key)
     async with db.transaction() as session:
         made = await rulesets.clone_ruleset(session, await _actor(session, caller), preset)
     return redirect(f"/admin/rules/{made.id}")
 
 
-@router.get("/admin/rules/{ruleset_id}")
+@admin_router.get("/rules/{ruleset_id}")
 async def edit_form(
     request: Request, db: DbDep, caller: OptionalCaller, ruleset_id: Id, saved: str | None = None
 ) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     async with db.transaction() as session:
         found = await rulesets.get_ruleset(session, ruleset_id)
     return await _form_page(
@@ -201,10 +208,10 @@ async def edit_form(
     )
 
 
-@router.post("/admin/rules/{ruleset_id}")
+@admin_router.post("/rules/{ruleset_id}")
 async def edit(request: Request, db: DbDep, caller: OptionalCaller, ruleset_id: Id) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     form = _submitted(await request.form())
     name, description = form.get("name", ""), form.get("description", "")
     async with db.transaction() as session:
@@ -236,41 +243,41 @@ async def edit(request: Request, db: DbDep, caller: OptionalCaller, ruleset_id: 
     return redirect(f"/admin/rules/{ruleset_id}?saved=1")
 
 
-@router.post("/admin/rules/{ruleset_id}/clone")
+@admin_router.post("/rules/{ruleset_id}/clone")
 async def clone(db: DbDep, caller: OptionalCaller, ruleset_id: Id) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     async with db.transaction() as session:
         source = await rulesets.get_ruleset(session, ruleset_id)
         made = await rulesets.clone_ruleset(session, await _actor(session, caller), source)
     return redirect(f"/admin/rules/{made.id}")
 
 
-@router.post("/admin/rules/{ruleset_id}/archive")
+@admin_router.post("/rules/{ruleset_id}/archive")
 async def archive(db: DbDep, caller: OptionalCaller, ruleset_id: Id) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     async with db.transaction() as session:
         found = await rulesets.archive_ruleset(session, await _actor(session, caller), ruleset_id)
     return redirect(f"/admin/rules?notice={found.name}+archived.")
 
 
-@router.post("/admin/rules/{ruleset_id}/restore")
+@admin_router.post("/rules/{ruleset_id}/restore")
 async def restore(db: DbDep, caller: OptionalCaller, ruleset_id: Id) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     async with db.transaction() as session:
         found = await rulesets.restore_ruleset(session, await _actor(session, caller), ruleset_id)
     return redirect(f"/admin/rules?notice={found.name}+restored.")
 
 
-@router.post("/admin/rules/{ruleset_id}/open")
+@admin_router.post("/rules/{ruleset_id}/open")
 async def open_table(
     request: Request, db: DbDep, caller: OptionalCaller, ruleset_id: Id
 ) -> Response:
     """Open a table with this configuration and the stakes typed in the form."""
-    if (gate := _gate(caller)) is not None:
-        return gate
+    if (refusal := gate(caller)) is not None:
+        return refusal
     form = _submitted(await request.form())
     try:
         async with db.transaction() as session:

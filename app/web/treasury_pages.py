@@ -26,6 +26,7 @@ from app.db.models import ChipRequestStatus, GameTable, User
 from app.errors import Forbidden, InvalidInput, SalonError
 from app.services import chip_requests, ledger, members, overview, sessions, treasury
 from app.tables.latency import LatencyRecorder
+from app.web.admin_guards import ADMIN_PAGE_GUARDS
 from app.web.pages import _account, redirect, render
 from app.ws.logins import LoginSockets
 
@@ -35,7 +36,7 @@ admin_router = APIRouter(
     prefix="/admin",
     tags=["pages"],
     default_response_class=HTMLResponse,
-    dependencies=[Depends(csrf_protect)],
+    dependencies=ADMIN_PAGE_GUARDS,
 )
 member_router = APIRouter(
     tags=["pages"], default_response_class=HTMLResponse, dependencies=[Depends(csrf_protect)]

@@ -162,11 +162,15 @@ def error_out(error: Exception, ref: str | None = None) -> bytes:
 
 
 class ChatOut(_ServerMessage):
+    """A chat line. `removed`: an admin removed it; the page replaces the line with the
+    same id (or shows it so, if it had not seen it), and `text` says it was removed."""
+
     type: Literal["chat"] = "chat"
     id: int
     user: str
     text: str
     at: str
+    removed: Literal[True] | None = None
 
 
 class PongOut(_ServerMessage):

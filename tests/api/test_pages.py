@@ -126,10 +126,13 @@ async def test_pages_send_security_headers(client: httpx.AsyncClient, db: Databa
 async def test_join_page_says_whether_approval_is_needed(
     client: httpx.AsyncClient, db: Database
 ) -> None:
-    await found_club(db, approval=True)
+    owner_id = await found_club(db, approval=True)
     assert "an admin approves you" in (await client.get("/register")).text
     async with db.transaction() as session:
+        from app.db.models import User
         from app.services import club
 
-        await club.update_club(session, club.ClubChanges(signup_requires_approval=False))
+        owner = await session.get(User, owner_id)
+        assert owner is not None
+        await club.update_club(session, club.ClubChanges(signup_requires_approval=False), owner)
     assert "an admin approves you" not in (await client.get("/register")).text

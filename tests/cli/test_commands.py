@@ -9,6 +9,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy import text
 
 from app.db.models import AccountKind
 from app.db.session import Database
@@ -152,6 +153,21 @@ def test_audit_names_stranded_chips_and_return_stranded_gives_them_back(tmp_path
     returned = salon("return-stranded", "seat:9:2", env=env)
     assert returned.returncode == 0, returned.stderr
     assert "returned 70 chips from seat:9:2" in returned.stdout
+
+    async def logged() -> list[tuple[object, ...]]:
+        db = Database(f"sqlite+aiosqlite:///{tmp_path / 'salon.db'}", null_pool=True)
+        try:
+            async with db.engine.connect() as conn:
+                query = text(
+                    "SELECT action, actor_id, target_id FROM admin_actions "
+                    "WHERE action = 'chips.return_stranded'"
+                )
+                return [tuple(row) for row in (await conn.execute(query)).all()]
+        finally:
+            await db.dispose()
+
+    # The operator's command is an admin action too, by "the salon command" (no member).
+    assert asyncio.run(logged()) == [("chips.return_stranded", None, "seat:9:2")]
     again = salon("return-stranded", "seat:9:2", env=env)
     assert again.returncode == 1 and "not_stranded" in again.stderr
     audit = salon("audit", env=env)

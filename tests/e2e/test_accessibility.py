@@ -19,7 +19,15 @@ def test_the_pages_pass_axe(live_server: LiveServer, new_page: NewPage) -> None:
         page.goto(f"{base}/login")
         found[f"login {label}"] = serious_violations(page)
         log_in(page, base, live_server.owner_username, live_server.owner_password)
-        for path in ("/lobby", "/account", "/admin", "/hands", f"/tables/{table_id}"):
+        for path in (
+            "/lobby",
+            "/account",
+            "/admin",
+            "/admin/log",
+            f"/admin/tables/{table_id}",
+            "/hands",
+            f"/tables/{table_id}",
+        ):
             page.goto(f"{base}{path}")
             page.wait_for_load_state("networkidle")
             found[f"{path} {label}"] = serious_violations(page)

@@ -10,13 +10,18 @@ function append(log, line) {
   log.scrollTop = log.scrollHeight;
 }
 
+// A line an admin removed comes again with the same id and `removed`: it replaces the line
+// in place (a page that never saw the line shows it as removed where it stands).
 export function appendChat(log, message) {
   const at = new Date(message.at);
   const time = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  append(log, h("li", { class: "chat-line" },
+  const line = h("li", { class: message.removed ? "chat-line chat-removed" : "chat-line", dataset: { chatId: String(message.id) } },
     h("time", { datetime: message.at, text: time }), " ",
     h("strong", { text: message.user }), " ",
-    h("span", { class: "chat-text", text: message.text })));
+    h("span", { class: "chat-text", text: message.text }));
+  const shown = [...log.children].find((li) => li.dataset.chatId === String(message.id));
+  if (shown) shown.replaceWith(line);
+  else append(log, line);
 }
 
 export function appendNotice(log, text) {

@@ -1,0 +1,170 @@
+"""The admins' audit log: who did what, to what, when, and what it was before and after.
+
+`record` writes one row inside the caller's transaction, the same one as the change it
+describes: the change and its row are committed together or not at all. Rows are never
+changed or deleted (the database refuses it: migration 0008), so reading them is all that
+is left — `entries`, with the filters the admin page and the CSV export share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import AdminAction, User
+
+# Every action name the log knows, with its words for the page. A new admin action adds
+# its line here (and one line to the test that walks every admin action).
+ACTIONS: dict[str, str] = {
+    "member.approve": "approved a sign-up",
+    "member.reject": "rejected a sign-up",
+    "member.ban": "banned a member",
+    "member.unban": "unbanned a member",
+    "member.role": "changed a member's role",
+    "invite.create": "created an invite",
+    "invite.revoke": "revoked an invite",
+    "chips.grant": "granted chips",
+    "chips.deduct": "deducted chips",
+    "chips.return_stranded": "returned stranded chips",
+    "club.settings": "changed the club's settings",
+    "table.open": "opened a table",
+    "table.pause": "paused a table",
+    "table.resume": "resumed a table",
+    "table.close": "closed a table",
+    "chat.remove": "removed a chat line",
+    "chat.mute": "muted a member in the chat",
+    "chat.unmute": "unmuted a member in the chat",
+    "latency.reset": "reset the tables' latency figures",
+}
+
+
+# What an action can be done to.
+TARGET_KINDS: dict[str, str] = {
+    "member": "a member",
+    "invite": "an invite",
+    "account": "a ledger account",
+    "club": "the club",
+    "table": "a table",
+    "chat_message": "a chat line",
+}
+
+
+async def record(
+    session: AsyncSession,
+    *,
+    actor_id: int | None,
+    action: str,
+    target_kind: str,
+    target_id: int | str,
+    target_label: str = "",
+    before: Mapping[str, Any] | None = None,
+    after: Mapping[str, Any] | None = None,
+) -> AdminAction:
+    """Add one audit row to the caller's transaction (flushed, not committed)."""
+    if action not in ACTIONS or target_kind not in TARGET_KINDS:
+        raise ValueError(f"unknown admin action {action!r} on {target_kind!r}: name it here")
+    row = AdminAction(
+        actor_id=actor_id,
+        action=action,
+        target_kind=target_kind,
+        target_id=str(target_id),
+        target_label=target_label[:100],
+        before=dict(before) if before is not None else None,
+        after=dict(after) if after is not None else None,
+    )
+    session.add(row)
+    await session.flush()
+    return row
+
+
+@dataclass(frozen=True, slots=True)
+class LogFilter:
+    """What the page, the listing and the CSV export narrow the log by (None: any)."""
+
+    actor_id: int | None = None
+    action: str | None = None
+    target_kind: str | None = None
+    target_id: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    id: int
+    created_at: datetime
+    actor_id: int | None
+    actor: str
+    action: str
+    target_kind: str
+    target_id: str
+    target_label: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+def _conditions(where: LogFilter) -> list[ColumnElement[bool]]:
+    conditions: list[ColumnElement[bool]] = []
+    if where.actor_id is not None:
+        conditions.append(AdminAction.actor_id == where.actor_id)
+    if where.action is not None:
+        conditions.append(AdminAction.action == where.action)
+    if where.target_kind is not None:
+        conditions.append(AdminAction.target_kind == where.target_kind)
+    if where.target_id is not None:
+        conditions.append(AdminAction.target_id == where.target_id)
+    if where.since is not None:
+        conditions.append(AdminAction.created_at >= where.since)
+    if where.until is not None:
+        conditions.append(AdminAction.created_at < where.until)
+    return conditions
+
+
+async def entries(
+    session: AsyncSession, where: LogFilter, *, limit: int | None = 100, offset: int = 0
+) -> list[LogEntry]:
+    """The log, newest first, with each actor's username."""
+    query = (
+        select(AdminAction, User.username)
+        .outerjoin(User, User.id == AdminAction.actor_id)
+        .where(*_conditions(where))
+        .order_by(AdminAction.id.desc())
+        .offset(offset)
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    return [
+        LogEntry(
+            id=row.id,
+            created_at=row.created_at,
+            actor_id=row.actor_id,
+            actor=username or "the salon command",
+            action=row.action,
+            target_kind=row.target_kind,
+            target_id=row.target_id,
+            target_label=row.target_label,
+            before=row.before,
+            after=row.after,
+        )
+        for row, username in (await session.execute(query)).all()
+    ]
+
+
+async def count(session: AsyncSession, where: LogFilter) -> int:
+    total = await session.scalar(select(func.count(AdminAction.id)).where(*_conditions(where)))
+    return int(total or 0)
+
+
+async def actors(session: AsyncSession) -> list[tuple[int, str]]:
+    """Everyone who has an action in the log (admins past and present), by name."""
+    query = (
+        select(User.id, User.username)
+        .where(User.id.in_(select(AdminAction.actor_id).distinct()))
+        .order_by(User.username)
+    )
+    return [(user_id, username) for user_id, username in (await session.execute(query)).all()]

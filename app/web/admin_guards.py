@@ -1,0 +1,21 @@
+"""The guard every admin page and form router takes (its routes are walked by a test)."""
+
+from __future__ import annotations
+
+from fastapi import Depends
+
+from app.api.deps import OptionalCaller, csrf_protect
+from app.errors import Forbidden, LoginFirst
+
+
+async def admin_page_gate(caller: OptionalCaller) -> None:
+    """Router-wide guard of every admin page and form, after the CSRF check: someone not
+    logged in is sent to log in (a page) or refused (a form), a member is refused."""
+    if caller is None:
+        raise LoginFirst()
+    if not caller.is_admin:
+        raise Forbidden("admin_only", "Only the club's admins can do this.")
+
+
+# Every router under /admin takes these, in this order.
+ADMIN_PAGE_GUARDS = [Depends(csrf_protect), Depends(admin_page_gate)]

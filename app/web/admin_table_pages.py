@@ -1,0 +1,164 @@
+"""A table as an admin runs it (/admin/tables/{id}): pause, resume or close it, read its
+chat (even without sitting there), remove a line, mute or unmute its authors.
+
+The forms call the same services as the REST API; each action is one transaction with its
+audit row, then the table's live pages hear of it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app.api.deps import DbDep, OptionalCaller
+from app.api.schemas import Id
+from app.db.models import TableStatus, User
+from app.errors import Conflict, SalonError
+from app.services import moderation
+from app.services import tables as table_service
+from app.tables.commands import SetStatus
+from app.tables.manager import TableManager
+from app.tables.moderation import announce_removal
+from app.web.admin_guards import ADMIN_PAGE_GUARDS
+from app.web.admin_pages import gate
+from app.web.pages import render
+
+router = APIRouter(
+    prefix="/admin",
+    tags=["pages"],
+    default_response_class=HTMLResponse,
+    dependencies=ADMIN_PAGE_GUARDS,
+)
+
+STATUS_VERBS: dict[str, TableStatus] = {
+    "pause": TableStatus.PAUSED,
+    "resume": TableStatus.OPEN,
+    "close": TableStatus.CLOSED,
+}
+# The mute lengths the page offers, in minutes (the API takes any from 1 to 30 days).
+MUTE_CHOICES = {15: "15 minutes", 60: "1 hour", 24 * 60: "1 day", 7 * 24 * 60: "1 week"}
+
+
+def _manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.tables
+    return manager
+
+
+async def _table_page(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    table_id: int,
+    status_code: int = 200,
+    **extra: Any,
+) -> Response:
+    if (refusal := gate(caller)) is not None:
+        return refusal
+    async with db.transaction() as session:
+        table = await table_service.get_table(session, table_id)
+        lines = await moderation.table_chat(session, table_id)
+        authors = {line.user_id: line.username for line in lines}
+        muted = {
+            user_id: until
+            for user_id in authors
+            if (until := await moderation.muted_until(session, user_id)) is not None
+        }
+    context = {
+        "table": table,
+        "lines": lines,
+        "authors": authors,
+        "muted": muted,
+        "mute_choices": MUTE_CHOICES,
+    }
+    return await render(request, db, caller, "admin_table.html", status_code, **context, **extra)
+
+
+@router.get("/tables/{table_id}")
+async def table_page(request: Request, db: DbDep, caller: OptionalCaller, table_id: Id) -> Response:
+    return await _table_page(request, db, caller, table_id)
+
+
+async def _act(
+    request: Request, db: DbDep, caller: OptionalCaller, table_id: int, action: Any
+) -> Response:
+    """Run one action as the admin; redisplay the table's page with its outcome."""
+    if (refusal := gate(caller)) is not None:
+        return refusal
+    assert caller is not None
+    try:
+        notice = await action(caller.user)
+    except SalonError as error:
+        return await _table_page(request, db, caller, table_id, error.status_code, error=error)
+    return await _table_page(request, db, caller, table_id, notice=notice)
+
+
+@router.post("/tables/{table_id}/status")
+async def set_status(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    table_id: Id,
+    verb: Annotated[Literal["pause", "resume", "close"], Form()],
+) -> Response:
+    async def action(admin: User) -> str:
+        async with db.transaction() as session:
+            table = await table_service.get_table(session, table_id)
+        if table.status == TableStatus.CLOSED:
+            raise Conflict("table_closed", "This table is closed.")
+        actor = await _manager(request).actor(table_id)
+        answer = await actor.call(SetStatus(STATUS_VERBS[verb], by_admin=admin.id))
+        return f"The table is {answer['status']}."
+
+    return await _act(request, db, caller, table_id, action)
+
+
+@router.post("/chat/{message_id}/remove")
+async def remove_line(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    message_id: Id,
+    table_id: Annotated[Id, Form()],
+) -> Response:
+    async def action(admin: User) -> str:
+        async with db.transaction() as session:
+            removed = await moderation.remove_line(session, admin, message_id)
+        await announce_removal(_manager(request), removed)
+        return "The line was removed: everyone sees it as removed by an admin."
+
+    return await _act(request, db, caller, table_id, action)
+
+
+@router.post("/chat/mute")
+async def mute(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    member_id: Annotated[Id, Form()],
+    minutes: Annotated[int, Form(ge=1, le=moderation.MAX_MUTE_MINUTES)],
+    table_id: Annotated[Id, Form()],
+) -> Response:
+    async def action(admin: User) -> str:
+        async with db.transaction() as session:
+            until = await moderation.mute(session, admin, member_id, minutes)
+        return f"Muted in the chat until {until:%Y-%m-%d %H:%M} UTC."
+
+    return await _act(request, db, caller, table_id, action)
+
+
+@router.post("/chat/unmute")
+async def unmute(
+    request: Request,
+    db: DbDep,
+    caller: OptionalCaller,
+    member_id: Annotated[Id, Form()],
+    table_id: Annotated[Id, Form()],
+) -> Response:
+    async def action(admin: User) -> str:
+        async with db.transaction() as session:
+            await moderation.unmute(session, admin, member_id)
+        return "They may chat again."
+
+    return await _act(request, db, caller, table_id, action)

@@ -1,0 +1,299 @@
+"""Every admin action writes exactly one audit row, from the REST API and from the forms.
+
+`STEPS` is the table of every admin action and how to perform it (a new action is one
+line), and the walk checks that the table names every action the log knows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from app.db.models import AccountKind, AdminAction, MemberStatus, Role
+from app.db.session import Database
+from app.services import admin_log, ledger, members
+from app.services import hands as hand_store
+from app.services import tables as table_service
+from tests.helpers import add_member, found_club, login, post
+
+TABLE = {"game": "bourre", "seat_count": 4, "buy_in_min": 20, "buy_in_max": 200}
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+@dataclass
+class World:
+    """The club the walk acts on: the owner's browser, and the ids of what it acts on."""
+
+    admin: httpx.AsyncClient
+    token: str
+    ids: dict[str, int] = field(default_factory=dict)
+
+
+async def rest(w: World, path: str, body: object = None, method: str = "POST") -> None:
+    if method == "PATCH":
+        response = await w.admin.patch(path, json=body, headers={"X-CSRF-Token": w.token})
+    else:
+        response = await post(w.admin, path, body)
+    assert response.status_code in (200, 201), (path, response.text)
+
+
+async def delete(w: World, path: str) -> None:
+    response = await w.admin.delete(path, headers={"X-CSRF-Token": w.token})
+    assert response.status_code == 204, (path, response.text)
+
+
+async def form(w: World, path: str, **fields: object) -> None:
+    response = await w.admin.post(path, data={"csrf_token": w.token, **fields})
+    assert response.status_code == 200, (path, response.text)
+    assert 'role="alert"' not in response.text, (path, response.text)
+
+
+async def open_table(w: World, name: str) -> None:
+    response = await post(w.admin, "/api/tables", {**TABLE, "name": name})
+    assert response.status_code == 201, response.text
+    w.ids[name] = response.json()["id"]
+
+
+Step = Callable[[World], Awaitable[None]]
+
+# (action, by, how): every admin action, each way it can be taken.
+STEPS: list[tuple[str, str, Step]] = [
+    ("member.approve", "api", lambda w: rest(w, f"/api/admin/members/{w.ids['pam']}/approve")),
+    ("member.approve", "form", lambda w: form(w, f"/admin/members/{w.ids['pat']}/approve")),
+    ("member.reject", "api", lambda w: rest(w, f"/api/admin/members/{w.ids['rex']}/reject")),
+    ("member.reject", "form", lambda w: form(w, f"/admin/members/{w.ids['roy']}/reject")),
+    ("member.ban", "api", lambda w: rest(w, f"/api/admin/members/{w.ids['bea']}/ban")),
+    ("member.unban", "api", lambda w: rest(w, f"/api/admin/members/{w.ids['bea']}/unban")),
+    ("member.ban", "form", lambda w: form(w, f"/admin/members/{w.ids['bob']}/ban")),
+    ("member.unban", "form", lambda w: form(w, f"/admin/members/{w.ids['bob']}/unban")),
+    (
+        "member.role",
+        "api",
+        lambda w: rest(w, f"/api/admin/members/{w.ids['ray']}/role", {"role": "admin"}),
+    ),
+    ("member.role", "form", lambda w: form(w, f"/admin/members/{w.ids['ray']}/make-member")),
+    ("invite.create", "api", lambda w: rest(w, "/api/admin/invites", {"max_uses": 2})),
+    ("invite.create", "form", lambda w: form(w, "/admin/invites", max_uses="3")),
+    ("invite.revoke", "api", lambda w: rest(w, f"/api/admin/invites/{w.ids['invite_1']}/revoke")),
+    ("invite.revoke", "form", lambda w: form(w, f"/admin/invites/{w.ids['invite_2']}/revoke")),
+    (
+        "chips.grant",
+        "api",
+        lambda w: rest(
+            w,
+            "/api/admin/chips/grant",
+            {
+                "member_id": w.ids["cyd"],
+                "amount": 50,
+                "reason": "Cash in",
+                "idempotency_key": "grant-0001",
+            },
+        ),
+    ),
+    (
+        "chips.deduct",
+        "api",
+        lambda w: rest(
+            w,
+            "/api/admin/chips/deduct",
+            {
+                "member_id": w.ids["cyd"],
+                "amount": 5,
+                "reason": "Fix",
+                "idempotency_key": "deduct-0001",
+            },
+        ),
+    ),
+    (
+        "chips.grant",
+        "form",
+        lambda w: form(
+            w,
+            "/admin/chips",
+            member_id=w.ids["cyd"],
+            amount="7",
+            reason="Prize",
+            direction="grant",
+            chip_key="form-grant-1",
+        ),
+    ),
+    (
+        "chips.deduct",
+        "form",
+        lambda w: form(
+            w,
+            "/admin/chips",
+            member_id=w.ids["cyd"],
+            amount="2",
+            reason="Fix",
+            direction="deduct",
+            chip_key="form-deduct-1",
+        ),
+    ),
+    (
+        "chips.return_stranded",
+        "api",
+        lambda w: rest(w, "/api/admin/stranded/return", {"account": f"seat:99:{w.ids['cyd']}"}),
+    ),
+    (
+        "chips.return_stranded",
+        "form",
+        lambda w: form(w, "/admin/stranded/return", account=f"seat:98:{w.ids['cyd']}"),
+    ),
+    ("club.settings", "api", lambda w: rest(w, "/api/admin/club", {"name": "Le Cercle"}, "PATCH")),
+    (
+        "club.settings",
+        "form",
+        lambda w: form(
+            w, "/admin/club", name="Cercle", chip_unit="jetons", default_turn_seconds="25"
+        ),
+    ),
+    ("table.open", "api", lambda w: open_table(w, "Rest Table")),
+    ("table.open", "api", lambda w: open_table(w, "Form Table")),
+    ("table.pause", "api", lambda w: rest(w, f"/api/tables/{w.ids['Rest Table']}/pause")),
+    ("table.resume", "api", lambda w: rest(w, f"/api/tables/{w.ids['Rest Table']}/resume")),
+    ("table.close", "api", lambda w: rest(w, f"/api/tables/{w.ids['Rest Table']}/close")),
+    (
+        "table.pause",
+        "form",
+        lambda w: form(w, f"/admin/tables/{w.ids['Form Table']}/status", verb="pause"),
+    ),
+    (
+        "table.resume",
+        "form",
+        lambda w: form(w, f"/admin/tables/{w.ids['Form Table']}/status", verb="resume"),
+    ),
+    (
+        "table.close",
+        "form",
+        lambda w: form(w, f"/admin/tables/{w.ids['Form Table']}/status", verb="close"),
+    ),
+    ("latency.reset", "api", lambda w: delete(w, "/api/admin/latency")),
+    ("chat.remove", "api", lambda w: rest(w, f"/api/admin/chat/{w.ids['line_1']}/remove")),
+    (
+        "chat.remove",
+        "form",
+        lambda w: form(w, f"/admin/chat/{w.ids['line_2']}/remove", table_id=w.ids["chat_table"]),
+    ),
+    (
+        "chat.mute",
+        "api",
+        lambda w: rest(w, "/api/admin/chat/mute", {"member_id": w.ids["cyd"], "minutes": 30}),
+    ),
+    (
+        "chat.unmute",
+        "api",
+        lambda w: rest(w, "/api/admin/chat/unmute", {"member_id": w.ids["cyd"]}),
+    ),
+    (
+        "chat.mute",
+        "form",
+        lambda w: form(
+            w,
+            "/admin/chat/mute",
+            member_id=w.ids["cyd"],
+            minutes="60",
+            table_id=w.ids["chat_table"],
+        ),
+    ),
+    (
+        "chat.unmute",
+        "form",
+        lambda w: form(
+            w, "/admin/chat/unmute", member_id=w.ids["cyd"], table_id=w.ids["chat_table"]
+        ),
+    ),
+]
+
+
+async def _club(db: Database) -> dict[str, int]:
+    """The members, chips, stranded chips, invites and chat lines the steps act on."""
+    ids = {"owner": await found_club(db)}
+    for name in ("pam", "pat", "rex", "roy"):
+        ids[name] = await add_member(db, name, status=MemberStatus.PENDING)
+    for name in ("bea", "bob", "ray"):
+        ids[name] = await add_member(db, name)
+    ids["cyd"] = await add_member(db, "cyd", chips=500)
+    async with db.transaction() as session:
+        owner = await members.get_member(session, ids["owner"])
+        for table_id in (98, 99):  # chips left in seats of tables that never were
+            account = f"seat:{table_id}:{ids['cyd']}"
+            await ledger.open_account(session, account, AccountKind.SEAT, ids["cyd"])
+            await ledger.post(
+                session,
+                idempotency_key=f"stranded-{table_id}",
+                kind="buy_in",
+                reason="left behind",
+                actor_id=ids["cyd"],
+                movements=[ledger.Movement(ledger.member_account_key(ids["cyd"]), account, 10)],
+            )
+        for n in (1, 2):
+            invite = await members.create_invite(session, owner, members.InviteSpec())
+            ids[f"invite_{n}"] = invite.id
+    return ids
+
+
+async def test_every_admin_action_writes_exactly_one_audit_row(app: FastAPI, db: Database) -> None:
+    assert {action for action, _, _ in STEPS} == set(admin_log.ACTIONS), (
+        "every admin action needs a line in STEPS (and every line a known action)"
+    )
+    ids = await _club(db)
+    async with db.transaction() as session:
+        owner = await members.get_member(session, ids["owner"])
+        chat_table = await table_service.create_table(
+            session,
+            owner,
+            table_service.TableSpec(
+                name="Chatty", game="bourre", rules={}, seat_count=4, buy_in_min=20, buy_in_max=200
+            ),
+        )
+        cy = await members.get_member(session, ids["cyd"])
+        ids["chat_table"] = chat_table.id
+        for n in (1, 2):
+            line = await hand_store.add_chat(session, chat_table.id, cy, f"line {n}")
+            ids[f"line_{n}"] = line.id
+    admin = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver")
+    try:
+        assert (await login(admin, "owner")).status_code == 200
+        found = TOKEN.search((await admin.get("/admin")).text)
+        assert found is not None
+        world = World(admin, found.group(1), ids)
+        seen = await _rows(db)
+        for action, by, how in STEPS:
+            await how(world)
+            rows = await _rows(db)
+            new = rows[len(seen) :]
+            assert [(r.action, r.actor_id) for r in new] == [(action, ids["owner"])], (action, by)
+            seen = rows
+    finally:
+        await app.state.tables.stop()
+        await admin.aclose()
+
+
+async def _rows(db: Database) -> list[AdminAction]:
+    async with db.transaction() as session:
+        return list((await session.scalars(select(AdminAction).order_by(AdminAction.id))).all())
+
+
+async def test_a_member_opening_a_table_is_no_admin_action(db: Database) -> None:
+    await found_club(db, approval=False)
+    member_id = await add_member(db, "moe", role=Role.MEMBER)
+    async with db.transaction() as session:
+        from app.services import club
+
+        the_club = await club.get_club(session)
+        the_club.members_may_create_tables = True
+        member = await members.get_member(session, member_id)
+        await table_service.create_table(
+            session,
+            member,
+            table_service.TableSpec(
+                name="Mine", game="bourre", rules={}, seat_count=4, buy_in_min=20, buy_in_max=200
+            ),
+        )
+    assert await _rows(db) == []
