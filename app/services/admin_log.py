@@ -40,6 +40,14 @@ ACTIONS: dict[str, str] = {
     "chat.mute": "muted a member in the chat",
     "chat.unmute": "unmuted a member in the chat",
     "latency.reset": "reset the tables' latency figures",
+    "rules.create": "created a house-rule configuration",
+    "rules.edit": "edited a house-rule configuration",
+    "rules.clone": "cloned a house-rule configuration",
+    "rules.archive": "archived a house-rule configuration",
+    "rules.restore": "restored a house-rule configuration",
+    "table.edit": "edited a table before its first hand",
+    "chip_request.approve": "approved a chip request",
+    "chip_request.decline": "declined a chip request",
 }
 
 
@@ -51,6 +59,8 @@ TARGET_KINDS: dict[str, str] = {
     "club": "the club",
     "table": "a table",
     "chat_message": "a chat line",
+    "ruleset": "a house-rule configuration",
+    "chip_request": "a chip request",
 }
 
 

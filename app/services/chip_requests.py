@@ -3,14 +3,15 @@
 An approval is one ledger movement from the club's bank to the member, with the request as
 its reason, keyed `chip_request:<id>`: the key comes from the request row itself, so
 approving twice (a double click, two admins at once, a retry after a crash) moves chips
-once. Each decision is one service function taking the acting admin, so that whatever
-records admin actions can be added in one place.
+once. Each decision is one service function taking the acting admin, and writes its one
+audit row there (none for a repeat that changes nothing).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,7 +20,7 @@ from app.db.models import ChipRequest, ChipRequestStatus, MemberStatus, User
 from app.db.types import utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.security.text import clean_text
-from app.services import ledger
+from app.services import admin_log, ledger
 
 # A request is for play money a member runs short of, not for moving the whole bank.
 MAX_REQUEST_AMOUNT = 1_000_000
@@ -124,6 +125,18 @@ async def approve(
     request.answer = cleaned
     request.operation_id = posted.operation_id
     await session.flush()
+    await _log(
+        session,
+        actor,
+        "chip_request.approve",
+        request,
+        after={
+            "status": str(request.status),
+            "amount": int(request.amount),
+            "operation_id": posted.operation_id,
+            "answer": request.answer,
+        },
+    )
     return request
 
 
@@ -141,7 +154,35 @@ async def decline(
     request.decided_by_id = actor.id
     request.answer = _checked_note(answer, MAX_ANSWER_LENGTH, "answer_invalid", "An answer")
     await session.flush()
+    await _log(
+        session,
+        actor,
+        "chip_request.decline",
+        request,
+        after={
+            "status": str(request.status),
+            "amount": int(request.amount),
+            "answer": request.answer,
+        },
+    )
     return request
+
+
+async def _log(
+    session: AsyncSession, actor: User, action: str, request: ChipRequest, after: dict[str, Any]
+) -> None:
+    """The decision's audit row (the request was pending before it)."""
+    member = await session.get(User, request.user_id)
+    await admin_log.record(
+        session,
+        actor_id=actor.id,
+        action=action,
+        target_kind="chip_request",
+        target_id=request.id,
+        target_label=f"request #{request.id} from {member.username if member else '?'}",
+        before={"status": str(ChipRequestStatus.PENDING)},
+        after=after,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from app.db.models import RuleSet, User
 from app.db.types import utcnow
 from app.errors import Conflict, InvalidInput, NotFound
 from app.security.text import clean_text
-from app.services import rule_words
+from app.services import admin_log, rule_words
 
 NAME_LENGTH = 60
 DESCRIPTION_LENGTH = 300
@@ -123,6 +123,12 @@ async def _check_name_free(
 
 
 async def create_ruleset(session: AsyncSession, actor: User, draft: RuleSetDraft) -> RuleSet:
+    ruleset = await _create(session, actor, draft)
+    await _log(session, actor, "rules.create", ruleset, after=_settings(ruleset))
+    return ruleset
+
+
+async def _create(session: AsyncSession, actor: User, draft: RuleSetDraft) -> RuleSet:
     game = rule_words.known_game(draft.game)
     name = _name(draft.name)
     description = _description(draft.description)
@@ -141,6 +147,37 @@ async def create_ruleset(session: AsyncSession, actor: User, draft: RuleSetDraft
     return ruleset
 
 
+def _settings(ruleset: RuleSet) -> dict[str, Any]:
+    """A configuration as its audit rows show it."""
+    return {
+        "game": ruleset.game,
+        "name": ruleset.name,
+        "description": ruleset.description,
+        "options": dict(ruleset.options),
+    }
+
+
+async def _log(
+    session: AsyncSession,
+    actor: User,
+    action: str,
+    ruleset: RuleSet,
+    *,
+    before: Mapping[str, Any] | None = None,
+    after: Mapping[str, Any] | None = None,
+) -> None:
+    await admin_log.record(
+        session,
+        actor_id=actor.id,
+        action=action,
+        target_kind="ruleset",
+        target_id=ruleset.id,
+        target_label=ruleset.name,
+        before=before,
+        after=after,
+    )
+
+
 async def edit_ruleset(
     session: AsyncSession, actor: User, ruleset_id: int, draft: RuleSetDraft
 ) -> RuleSet:
@@ -157,11 +194,14 @@ async def edit_ruleset(
     description = _description(draft.description)
     options = rule_words.check(ruleset.game, draft.options)
     await _check_name_free(session, ruleset.game, name, except_id=ruleset.id)
+    before = _settings(ruleset)
     ruleset.name = name
     ruleset.description = description
     ruleset.options = options
     ruleset.updated_at = utcnow()
     await session.flush()
+    if _settings(ruleset) != before:  # saving the form unchanged is no change
+        await _log(session, actor, "rules.edit", ruleset, before=before, after=_settings(ruleset))
     return ruleset
 
 
@@ -172,7 +212,7 @@ async def clone_ruleset(
     named ``name`` or "<source> (copy)" (then "(copy 2)"… while the name is taken)."""
     if name is None:
         name = await _free_copy_name(session, source.game, source.name)
-    return await create_ruleset(
+    ruleset = await _create(
         session,
         actor,
         RuleSetDraft(
@@ -182,6 +222,15 @@ async def clone_ruleset(
             options=dict(source.options),
         ),
     )
+    origin: dict[str, Any] = (
+        {"ruleset_id": source.id, "name": source.name}
+        if isinstance(source, RuleSet)
+        else {"preset": source.key, "name": source.name}
+    )
+    await _log(
+        session, actor, "rules.clone", ruleset, before={"from": origin}, after=_settings(ruleset)
+    )
+    return ruleset
 
 
 async def _free_copy_name(session: AsyncSession, game: str, base: str) -> str:
@@ -198,18 +247,32 @@ async def _free_copy_name(session: AsyncSession, game: str, base: str) -> str:
 
 async def archive_ruleset(session: AsyncSession, actor: User, ruleset_id: int) -> RuleSet:
     """Hide a configuration from the choices for new tables; tables keep their rules."""
-    return await _set_archived(session, ruleset_id, archived=True)
+    return await _set_archived(session, actor, ruleset_id, archived=True)
 
 
 async def restore_ruleset(session: AsyncSession, actor: User, ruleset_id: int) -> RuleSet:
-    return await _set_archived(session, ruleset_id, archived=False)
+    return await _set_archived(session, actor, ruleset_id, archived=False)
 
 
-async def _set_archived(session: AsyncSession, ruleset_id: int, *, archived: bool) -> RuleSet:
+async def _set_archived(
+    session: AsyncSession, actor: User, ruleset_id: int, *, archived: bool
+) -> RuleSet:
+    """Archiving an archived configuration (or restoring a live one) changes nothing and
+    writes no audit row."""
     ruleset = await get_ruleset(session, ruleset_id)
+    if ruleset.archived == archived:
+        return ruleset
     ruleset.archived = archived
     ruleset.updated_at = utcnow()
     await session.flush()
+    await _log(
+        session,
+        actor,
+        "rules.archive" if archived else "rules.restore",
+        ruleset,
+        before={"archived": not archived},
+        after={"archived": archived},
+    )
     return ruleset
 
 

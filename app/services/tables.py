@@ -234,12 +234,27 @@ async def edit_table(
         spec = replace(spec, buy_in_min=cave, buy_in_max=cave)
     spec = await _with_ruleset(session, spec)
     name, rules = _check_spec(spec)
+    before = {**table_settings(table), "ruleset_id": table.ruleset_id}
     table.name = name
     table.rules = rules
     table.ruleset_id = ruleset_id
     table.buy_in_min = spec.buy_in_min
     table.buy_in_max = spec.buy_in_max
     await session.flush()
+    after = {**table_settings(table), "ruleset_id": table.ruleset_id}
+    # As for table.open: an opener who is a plain member editing their own table is no
+    # admin action; an edit that changes nothing writes no row.
+    if actor.role in (Role.OWNER, Role.ADMIN) and after != before:
+        await admin_log.record(
+            session,
+            actor_id=actor.id,
+            action="table.edit",
+            target_kind="table",
+            target_id=table.id,
+            target_label=table.name,
+            before=before,
+            after=after,
+        )
     return table
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from app.db.models import AccountKind, AdminAction, MemberStatus, Role
 from app.db.session import Database
-from app.services import admin_log, ledger, members
+from app.services import admin_log, chip_requests, ledger, members, rule_words, rulesets
 from app.services import hands as hand_store
 from app.services import tables as table_service
 from tests.helpers import add_member, found_club, login, post
@@ -51,6 +51,30 @@ async def form(w: World, path: str, **fields: object) -> None:
     response = await w.admin.post(path, data={"csrf_token": w.token, **fields})
     assert response.status_code == 200, (path, response.text)
     assert 'role="alert"' not in response.text, (path, response.text)
+
+
+async def submit(w: World, path: str, **fields: object) -> str:
+    """A form whose answer is a redirect (303); returns where it leads."""
+    response = await w.admin.post(path, data={"csrf_token": w.token, **fields})
+    assert response.status_code == 303, (path, response.text)
+    return str(response.headers["location"])
+
+
+def rules_form(name: str, description: str = "") -> dict[str, str]:
+    """The house-rules form as the page sends it: every Bourré option at its default."""
+    form = {"game": "bourre", "name": name, "description": description}
+    form.update({f.name: f.form_value for f in rule_words.option_fields("bourre", {})})
+    return form
+
+
+async def new_rules(w: World, name: str, by: str) -> None:
+    if by == "api":
+        response = await post(w.admin, "/api/admin/rulesets", {"game": "bourre", "name": name})
+        assert response.status_code == 201, response.text
+        w.ids[name] = response.json()["id"]
+    else:
+        where = await submit(w, "/admin/rules/new", **rules_form(name))
+        w.ids[name] = int(where.split("?")[0].rsplit("/", 1)[1])
 
 
 async def open_table(w: World, name: str) -> None:
@@ -153,8 +177,87 @@ STEPS: list[tuple[str, str, Step]] = [
             w, "/admin/club", name="Cercle", chip_unit="jetons", default_turn_seconds="25"
         ),
     ),
+    (
+        "chip_request.approve",
+        "api",
+        lambda w: rest(w, f"/api/admin/chip-requests/{w.ids['request_1']}/approve", {}),
+    ),
+    (
+        "chip_request.decline",
+        "api",
+        lambda w: rest(
+            w, f"/api/admin/chip-requests/{w.ids['request_2']}/decline", {"answer": "Not now"}
+        ),
+    ),
+    (
+        "chip_request.approve",
+        "form",
+        lambda w: form(w, f"/admin/chip-requests/{w.ids['request_3']}/approve", answer="Enjoy"),
+    ),
+    (
+        "chip_request.decline",
+        "form",
+        lambda w: form(w, f"/admin/chip-requests/{w.ids['request_4']}/decline", answer="No"),
+    ),
+    ("rules.create", "api", lambda w: new_rules(w, "Rest Rules", "api")),
+    ("rules.create", "form", lambda w: new_rules(w, "Form Rules", "form")),
+    (
+        "rules.edit",
+        "api",
+        lambda w: rest(
+            w, f"/api/admin/rulesets/{w.ids['Rest Rules']}", {"description": "Fridays"}, "PATCH"
+        ),
+    ),
+    (
+        "rules.edit",
+        "form",
+        lambda w: submit(
+            w, f"/admin/rules/{w.ids['Form Rules']}", **rules_form("Form Rules", "Saturdays")
+        ),
+    ),
+    (
+        "rules.clone",
+        "api",
+        lambda w: rest(w, f"/api/admin/rulesets/{w.ids['Rest Rules']}/clone", {}),
+    ),
+    (
+        "rules.clone",
+        "api",
+        lambda w: rest(w, "/api/admin/rulesets/presets/bourre/friendly/clone", {"name": "Mine"}),
+    ),
+    ("rules.clone", "form", lambda w: submit(w, f"/admin/rules/{w.ids['Form Rules']}/clone")),
+    ("rules.clone", "form", lambda w: submit(w, "/admin/rules/presets/bourre/friendly/clone")),
+    (
+        "rules.archive",
+        "api",
+        lambda w: rest(w, f"/api/admin/rulesets/{w.ids['Rest Rules']}/archive"),
+    ),
+    (
+        "rules.restore",
+        "api",
+        lambda w: rest(w, f"/api/admin/rulesets/{w.ids['Rest Rules']}/restore"),
+    ),
+    ("rules.archive", "form", lambda w: submit(w, f"/admin/rules/{w.ids['Form Rules']}/archive")),
+    ("rules.restore", "form", lambda w: submit(w, f"/admin/rules/{w.ids['Form Rules']}/restore")),
     ("table.open", "api", lambda w: open_table(w, "Rest Table")),
     ("table.open", "api", lambda w: open_table(w, "Form Table")),
+    (
+        "table.edit",
+        "api",
+        lambda w: rest(
+            w,
+            f"/api/tables/{w.ids['Rest Table']}",
+            {"name": "Rest Table II", "ruleset_id": w.ids["Rest Rules"]},
+            "PATCH",
+        ),
+    ),
+    (
+        "table.edit",
+        "form",
+        lambda w: submit(
+            w, f"/tables/{w.ids['Form Table']}/edit", table_name="Form Table II", ante="1"
+        ),
+    ),
     ("table.pause", "api", lambda w: rest(w, f"/api/tables/{w.ids['Rest Table']}/pause")),
     ("table.resume", "api", lambda w: rest(w, f"/api/tables/{w.ids['Rest Table']}/resume")),
     ("table.close", "api", lambda w: rest(w, f"/api/tables/{w.ids['Rest Table']}/close")),
@@ -212,7 +315,8 @@ STEPS: list[tuple[str, str, Step]] = [
 
 
 async def _club(db: Database) -> dict[str, int]:
-    """The members, chips, stranded chips, invites and chat lines the steps act on."""
+    """The members, chips, stranded chips, invites, chip requests and chat lines the steps
+    act on."""
     ids = {"owner": await found_club(db)}
     for name in ("pam", "pat", "rex", "roy"):
         ids[name] = await add_member(db, name, status=MemberStatus.PENDING)
@@ -235,6 +339,10 @@ async def _club(db: Database) -> dict[str, int]:
         for n in (1, 2):
             invite = await members.create_invite(session, owner, members.InviteSpec())
             ids[f"invite_{n}"] = invite.id
+        for n, asker in ((1, "cyd"), (2, "cyd"), (3, "bea"), (4, "bea")):
+            member = await members.get_member(session, ids[asker])
+            asked = await chip_requests.create(session, member, 10 * n, f"request {n}")
+            ids[f"request_{n}"] = asked.id
     return ids
 
 
@@ -297,3 +405,49 @@ async def test_a_member_opening_a_table_is_no_admin_action(db: Database) -> None
             ),
         )
     assert await _rows(db) == []
+
+
+async def test_what_changes_nothing_writes_no_audit_row(db: Database) -> None:
+    """A repeated approval, archiving twice, an edit that changes nothing, and a member's
+    edit of their own table: none of them is an admin action to record."""
+    owner_id = await found_club(db, approval=False)
+    member_id = await add_member(db, "moe", role=Role.MEMBER)
+    async with db.transaction() as session:
+        from app.services import club
+
+        (await club.get_club(session)).members_may_create_tables = True
+        owner = await members.get_member(session, owner_id)
+        member = await members.get_member(session, member_id)
+        asked = await chip_requests.create(session, member, 25, "")
+        ruleset = await rulesets.create_ruleset(
+            session, owner, rulesets.RuleSetDraft(game="bourre", name="Once", options={})
+        )
+        mine = await table_service.create_table(
+            session,
+            member,
+            table_service.TableSpec(
+                name="Mine", game="bourre", rules={}, seat_count=4, buy_in_min=20, buy_in_max=200
+            ),
+        )
+    for _ in range(2):
+        async with db.transaction() as session:
+            owner = await members.get_member(session, owner_id)
+            member = await members.get_member(session, member_id)
+            await chip_requests.approve(session, owner, asked.id)
+            await rulesets.archive_ruleset(session, owner, ruleset.id)
+            table = await table_service.get_table(session, mine.id)
+            await table_service.edit_table(
+                session, owner, table, table_service.TableEdit(name="Ours"), dealt=False
+            )
+            await table_service.edit_table(
+                session, member, table, table_service.TableEdit(buy_in_min=30), dealt=False
+            )
+    rows = await _rows(db)
+    assert [r.action for r in rows] == [
+        "rules.create",
+        "chip_request.approve",
+        "rules.archive",
+        "table.edit",
+    ]
+    approved = rows[1].after
+    assert approved is not None and approved["amount"] == 25 and approved["operation_id"]
