@@ -444,8 +444,8 @@ class AdminAction(Base):
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     # A stable name: "member.approve", "chips.grant", "table.close", "chat.remove"…
     action: Mapped[str] = mapped_column(String(40), index=True)
-    # What it was done to: a kind ("member", "table", "invite", "account", "club",
-    # "chat_message") and that thing's id (text: account keys are names, not numbers).
+    # What it was done to: a kind (admin_log.TARGET_KINDS: "member", "table", "ruleset",
+    # "chip_request"…) and that thing's id (text: account keys are names, not numbers).
     target_kind: Mapped[str] = mapped_column(String(20))
     target_id: Mapped[str] = mapped_column(String(64))
     # Words for the target as it was then ("alice", "table 'Cajun Bourré'").
