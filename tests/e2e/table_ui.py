@@ -190,3 +190,42 @@ def seat_players(
         expect(page.locator("#prompt")).not_to_have_text("The table is paused.")
         expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
     return players
+
+
+def play_out_bourre_hand(pages: Sequence[Page], *, shortcut: bool = False) -> None:
+    """Everyone comes in, keeps their cards and plays the first card they may, until the
+    hand's result is shown. `shortcut`: declarations and draws by keyboard."""
+    for _ in range(200):
+        page = to_act(pages, timeout=20)
+        if page is None:
+            return
+        controls = page.locator("#controls")
+        play = controls.get_by_role("button", name="Play", exact=True)
+        keep = controls.get_by_role("button", name="Keep all")
+        legal = page.locator("#my-hand button.is-legal")
+        if play.count():
+            act(page, play)
+        elif keep.count():
+            act(page, keep)
+        elif legal.count():
+            act(page, legal.first)
+        else:
+            act(page, controls.locator("button:enabled").first)
+    raise AssertionError("the hand did not end")
+
+
+ROW_UNCOVERED = """el => {
+    const box = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return hit !== null && el.contains(hit);
+}"""
+
+
+def expect_readable(page: Page, locator: Locator) -> None:
+    """Each element matched is inside the window (after scrolling its panel to it) and
+    nothing covers it (the element under its centre is inside it)."""
+    for n in range(locator.count()):
+        row = locator.nth(n)
+        row.scroll_into_view_if_needed()
+        expect(row).to_be_in_viewport(ratio=1)
+        assert row.evaluate(ROW_UNCOVERED), f"something covers {row.inner_text()!r}"
