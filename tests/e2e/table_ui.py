@@ -229,3 +229,54 @@ def expect_readable(page: Page, locator: Locator) -> None:
         row.scroll_into_view_if_needed()
         expect(row).to_be_in_viewport(ratio=1)
         assert row.evaluate(ROW_UNCOVERED), f"something covers {row.inner_text()!r}"
+
+
+def seat_players_with_timer(
+    live_server: LiveServer,
+    new_page: NewPage,
+    *,
+    game: str,
+    names: list[str],
+    buy_in: int,
+    turn_seconds: int,
+) -> Seated:
+    """As `seat_players` (the last player on a phone), at a table whose turn timer is
+    `turn_seconds`: the timer then plays for whoever does not act."""
+    base = live_server.base_url
+    players = []
+    for n, name in enumerate(names):
+        page = new_page(PHONE) if n == len(names) - 1 else new_page()
+        username = f"{name.lower()}{secrets.token_hex(2)}"
+        assert register(page, base, username, PASSWORD, name), "approval is required"
+        players.append((page, username, name))
+    owner = new_page()
+    log_in(owner, base, live_server.owner_username, live_server.owner_password)
+    for _, username, _ in players:
+        approve(owner, username)
+        grant_chips(owner, username, START, "Club night")
+    owner.goto(f"{base}/lobby")
+    form = owner.locator("#create-table")
+    form.get_by_label("Name").fill(f"{names[0]}'s quick {game}")
+    form.get_by_label("Bourré" if game == "bourre" else "Bouillotte", exact=True).check()
+    form.get_by_label("Seats").fill(str(len(names)))
+    form.get_by_label("Turn timer (s)").fill(str(turn_seconds))
+    form.get_by_role("button", name="Open the table").click()
+    expect(owner).to_have_url(re.compile(r"/tables/\d+$"))
+    expect(owner.locator("#connection")).to_have_text("Connected")
+    table_id = int(owner.url.rsplit("/", 1)[1])
+    owner.get_by_role("button", name="Pause").click()
+    expect(owner.get_by_role("button", name="Resume")).to_be_visible()
+    for page, username, _ in players:
+        member_at_table(page, base, username, PASSWORD)
+        join_from_lobby(page, base, table_id, buy_in, START)
+    resume(owner)
+    for page, _, _ in players:
+        expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
+    return players
+
+
+def press(page: Page, key: str) -> None:
+    """Press a key on the table page and wait until the table has moved on."""
+    before = version(page)
+    page.keyboard.press(key)
+    expect(page.locator("#table-app")).not_to_have_attribute("data-version", str(before))
