@@ -1,6 +1,6 @@
-"""The last hand's result stays readable: past the pause before the next deal, until the
-player closes it or must act in the next hand; "Last hand" in the table's bar opens it
-again. On a phone its rows, its points line and its countdown lie inside the window and
+"""The last hand's result stays readable for the whole pause before the next deal, until
+the player closes it or the next hand's cards are dealt; "Last hand" in the table's bar
+opens it again, in the next hand too. On a phone its rows, its points line and its countdown lie inside the window and
 nothing covers them."""
 
 from __future__ import annotations
@@ -44,31 +44,42 @@ def test_the_result_stays_until_closed_or_needed_and_reopens(
     expect_readable(laptop, laptop.locator("#result .result-players li"))
     assert phone.evaluate(NO_SIDEWAYS)
 
-    # The next hand is dealt (6 s later): whoever need not act yet still reads the result.
+    # The laptop's player closes it: it stays closed while the others read on.
+    laptop.get_by_role("button", name="Close the result").click()
+    expect(laptop.locator("#result")).to_be_hidden()
+    # It stays for the whole pause before the next deal, readable to the last second.
+    expect(phone.locator("#next-hand")).to_have_text("Next hand in 1 s", timeout=DEAL_TIMEOUT_MS)
+    for page in pages[1:]:
+        expect(page.locator("#result")).to_be_visible()
+    expect(laptop.locator("#result")).to_be_hidden()
+    expect_readable(phone, result.locator(".result-players li"))
+    shot(phone, "result-last-second-phone")
+
+    # The next hand's cards are dealt: the result makes room for them.
     for page in pages:
         expect(page.locator("#hand-info")).to_contain_text("Hand 2", timeout=DEAL_TIMEOUT_MS)
+        expect(page.locator("#result")).to_be_hidden()
     first = to_act(pages)
     assert first is not None
-    expect(first.locator("#result")).to_be_hidden()  # the player to act needs the felt
     waiting = [p for p in pages if p is not first]
-    for page in waiting:
-        expect(page.locator("#result")).to_be_visible()
-        expect(page.locator("#result h2")).to_have_text("Hand 1")
-        expect(page.locator("#next-hand")).to_have_text("")  # no countdown mid-hand
-    shot(waiting[0], "result-kept-after-deal")
 
-    # Closed by its close button, it stays closed; "Last hand" opens it again, and closes it.
+    # "Last hand" opens it again in the middle of the next hand (no countdown then).
     reader = waiting[-1]
-    reader.get_by_role("button", name="Close the result").click()
-    expect(reader.locator("#result")).to_be_hidden()
     last = reader.get_by_role("button", name="Last hand")
     expect(last).to_have_attribute("aria-expanded", "false")
     last.click()
     expect(reader.locator("#result")).to_be_visible()
     expect(reader.locator("#result h2")).to_have_text("Hand 1")
+    expect(reader.locator("#next-hand")).to_have_text("")
     expect(last).to_have_attribute("aria-expanded", "true")
     expect_readable(reader, reader.locator("#result .result-players li"))
     shot(reader, "result-reopened")
+    # Its close button puts it away; "Last hand" toggles it too.
+    reader.get_by_role("button", name="Close the result").click()
+    expect(reader.locator("#result")).to_be_hidden()
+    expect(last).to_have_attribute("aria-expanded", "false")
+    last.click()
+    expect(reader.locator("#result")).to_be_visible()
     last.click()
     expect(reader.locator("#result")).to_be_hidden()
 

@@ -113,16 +113,18 @@ export class HandLog {
     this.timedOut = new Map();
   }
 
+  /** A new hand: its heading in the log (the hands before stay above it, for a while). */
   start(number) {
-    this.list.replaceChildren();
     this.timedOut.clear();
     this.heading.textContent = `Hand ${number}`;
+    this.add(`Hand ${number}`, "hand");
   }
 
   /** A heading for a page opened in the middle of a hand: what came before is not known. */
   joined(number) {
     if (this.heading.textContent) return;
     this.heading.textContent = `Hand ${number}`;
+    this.add(`Hand ${number}`, "hand");
     this.add("You came in during this hand.", "muted");
   }
 

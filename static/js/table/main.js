@@ -185,12 +185,13 @@ function onSnapshot(frame) {
     state.phase = hand?.phase ?? null;
   }
   const myTurn = Boolean(hand?.legal_actions?.length);
-  // The last result gives way when the next hand needs the room: the player must act, or
-  // the middle of the felt fills (it stays one click away, under "Last hand").
+  // The last result gives way when the next hand needs the room: the viewer's new cards
+  // are dealt, the viewer must act, or the middle of the felt fills. It stays one click
+  // away under "Last hand"; reopened there, it stays until the viewer must act.
   const olderResult = hand && state.lastResult && state.lastResult.number !== hand.number;
-  if (olderResult && ((myTurn && !state.myTurn) || (state.resultShown === "auto" && needsCentre(hand)))) {
-    state.resultShown = "closed";
-  }
+  const dealtToMe = Boolean(hand?.hand?.length);
+  const makeRoom = state.resultShown === "auto" ? dealtToMe || myTurn || needsCentre(hand) : myTurn && !state.myTurn;
+  if (olderResult && makeRoom) state.resultShown = "closed";
   if (myTurn && !state.myTurn) {
     sounds.yourTurn();
     // On a phone the controls sit below the felt: bring them into view when it is my turn.
