@@ -10,7 +10,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.table_ui import act, acting, expect_usable, press, seat_players, to_act
+from tests.e2e.table_ui import act, expect_usable, press, seat_players, to_act
 from tests.e2e.ui import LiveServer, NewPage, Shot
 
 CARD_STYLE = """el => {

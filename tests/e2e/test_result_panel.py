@@ -1,7 +1,7 @@
 """The last hand's result stays readable for the whole pause before the next deal, until
 the player closes it or the next hand's cards are dealt; "Last hand" in the table's bar
-opens it again, in the next hand too. On a phone its rows, its points line and its countdown lie inside the window and
-nothing covers them."""
+opens it again, in the next hand too. On a phone its rows, its points line and its
+countdown lie inside the window and nothing covers them."""
 
 from __future__ import annotations
 
