@@ -10,7 +10,14 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.table_ui import act, expect_usable, press, seat_players, to_act
+from tests.e2e.table_ui import (
+    act,
+    expect_readable,
+    expect_usable,
+    press,
+    seat_players,
+    to_act,
+)
 from tests.e2e.ui import LiveServer, NewPage, Shot
 
 CARD_STYLE = """el => {
@@ -102,6 +109,16 @@ def test_bourre_hand_log_winning_card_and_last_trick(
         assert ("You drew" in text) == (page is drawer), text
     phone.locator("#hand-log-panel summary").click()
     expect(phone.locator("#hand-log .log-line").first).to_be_visible()
+    # Opened on the phone, it shows its latest line, inside its own panel.
+    expect_readable(phone, phone.locator("#hand-log .log-line").last)
+    inside = phone.evaluate(
+        """() => {
+            const panel = document.querySelector('aside.chat').getBoundingClientRect();
+            const log = document.getElementById('hand-log').getBoundingClientRect();
+            return log.top >= panel.top - 0.5 && log.bottom <= panel.bottom + 0.5;
+        }"""
+    )
+    assert inside, "the hand log spills out of its panel"
     shot(phone, "hand-log-phone")
     shot(laptop, "hand-log-laptop")
 

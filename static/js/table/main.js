@@ -577,6 +577,10 @@ async function findLastHand() {
 installShortcuts({ controls: $("controls"), dialog: $("shortcuts"), game: root.dataset.game, opener: $("shortcuts-open") });
 // A phone has no room to spare under the controls: the hand log starts folded there.
 if (window.matchMedia("(max-width: 760px)").matches) $("hand-log-panel").open = false;
+// Opened, the log shows its latest lines.
+$("hand-log-panel").addEventListener("toggle", () => {
+  $("hand-log").scrollTop = $("hand-log").scrollHeight;
+});
 
 const socket = new TableSocket(tableId, onFrame, setConnection, invite);
 socket.connect();
