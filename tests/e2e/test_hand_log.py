@@ -87,7 +87,7 @@ def test_bourre_hand_log_winning_card_and_last_trick(
         legal = page.locator("#my-hand button.is-legal")
         act(page, legal.first if legal.count() else controls.locator("button:enabled").first)
         # After the first trick, the laptop's player looks at it again.
-        toggle = laptop.get_by_role("button", name="Last trick")
+        toggle = laptop.locator("#last-trick-toggle")  # hidden between hands
         if toggle.is_enabled() and toggle.get_attribute("aria-pressed") == "false":
             toggle.click()
             last = laptop.locator("#last-trick")
