@@ -1073,7 +1073,7 @@ def _event_frame(event: LoggedEvent) -> bytes:
 
 
 async def _display_names(session: Any, players: dict[int, int], names: list[str]) -> dict[str, str]:
-    """Each dealt-in player's display name, by the name the hand's report uses."""
+    """The display name of each player seated at the deal, by the name the report uses."""
     users = {
         user.id: user.display_name
         for user in (
