@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -65,7 +65,7 @@ from app.tables.commands import (
     TopUp,
 )
 from app.tables.events import EventLog, LoggedEvent
-from app.tables.games import GameDriver, LiveHand, driver
+from app.tables.games import GameDriver, LiveHand, driver, timeout_said
 from app.tables.latency import BroadcastTracker, LatencyRecorder
 from app.ws.protocol import ActionIn, ChatOut, event_frame, snapshot_frame
 
@@ -131,6 +131,8 @@ class _Hand:
     pot_before: int
     seq: int = 0
     timed_out: set[int] | None = None
+    # What the turn timer did in this hand, in order: (seat, what everyone was told).
+    timeouts: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
 
 class TableActor:
@@ -270,8 +272,12 @@ class TableActor:
             seed,
             running.players.get("sitting_out", []),
         )
+        timeouts: list[tuple[int, dict[str, Any]]] = []
         for row in stored:
-            live.game.apply(action_from_log(row.action))
+            action = action_from_log(row.action)
+            live.game.apply(action)
+            if row.user_id is None:  # only the turn timer acts for nobody
+                timeouts.append((action.seat, timeout_said(action)))
             if row.client_id and row.user_id is not None:
                 self._remember(row.user_id, row.client_id, row.table_version)
         self.hand = _Hand(
@@ -287,6 +293,7 @@ class TableActor:
             pot_before=int(header.get("pot", 0)),
             seq=len(stored),
             timed_out=set(),
+            timeouts=timeouts,
         )
         self._restart_turn_timer()
         if live.game.is_over:  # killed between the last action and the settlement
@@ -629,14 +636,21 @@ class TableActor:
         user_id: int | None,
         client_id: str | None,
         received: float | None = None,
+        *,
+        timed_out: bool = False,
     ) -> int:
-        """Verify and apply one action, store it, then tell everyone."""
+        """Verify and apply one action, store it, then tell everyone. `timed_out`: the
+        turn timer acted for the seat, and everyone is told so before what it did."""
         hand = self.hand
         assert hand is not None
         try:
             events = hand.live.game.apply(action)
         except EngineError as error:
             raise ActionRefused(error.code, error.message, **error.details) from None
+        if timed_out:
+            said = timeout_said(action)
+            hand.timeouts.append((action.seat, said))
+            events = [Event("timed_out", action.seat, said), *events]
         version = self.events.version + len(events)
         try:
             async with self.db.single_statement() as connection:
@@ -686,7 +700,7 @@ class TableActor:
                     break
                 assert hand.timed_out is not None
                 hand.timed_out.add(seat)
-                await self._apply(hand.live.timeout_action(seat), None, None)
+                await self._apply(hand.live.timeout_action(seat), None, None, timed_out=True)
         if self.next_hand_at is not None and now >= self.next_hand_at:
             self.next_hand_at = None
             await self._start_hand()
@@ -856,6 +870,8 @@ class TableActor:
             "number": hand.number,
             "hand_id": hand.row_id,
             **outcome.report,
+            # Who let the clock run out, and what the timer did for them.
+            "timeouts": [{"player": names[seat], **said} for seat, said in hand.timeouts],
             # What a player needs to check the deal (docs/fair-shuffle.md): the seed, the
             # committed server seed and the contributions mixed into it.
             "seed": seed_to_hex(hand.seed),
@@ -884,11 +900,15 @@ class TableActor:
                 ),
                 reveal=reveal,
             )
+            display = await _display_names(session, hand.players, names)
             await self._after_hand_seats(session, hand, timed_out)
             table = await table_service.get_table(session, self.table_id)
             await self._reload_seats(session)
         # Until the reveal, the seed (which derives every hidden card) stays in the database.
         shown = report if reveal else public_report(report)
+        # The report names players by username; the table shows display names, even of
+        # those who have left the table since.
+        shown = {**shown, "names": display}
         closing_events = [Event("hand_over", None, shown)]
         self.table = table
         self.pot = outcome.pot
@@ -1097,6 +1117,17 @@ def _chat_frame(
 
 def _event_frame(event: LoggedEvent) -> bytes:
     return event_frame(event.version, event.kind, dict(event.data))
+
+
+async def _display_names(session: Any, players: dict[int, int], names: list[str]) -> dict[str, str]:
+    """The display name of each player seated at the deal, by the name the report uses."""
+    users = {
+        user.id: user.display_name
+        for user in (
+            await session.scalars(select(User).where(User.id.in_(set(players.values()))))
+        ).all()
+    }
+    return {names[seat]: users[uid] for seat, uid in players.items() if uid in users}
 
 
 async def _seat_rows(session: Any, table_id: int) -> list[TableSeat]:

@@ -114,6 +114,20 @@ def _lowest(cards: Iterable[str]) -> str:
     return min(cards, key=lambda name: (rank_of(CARD_INDEX[name]), suit_of(CARD_INDEX[name])))
 
 
+def timeout_said(action: Action) -> dict[str, Any]:
+    """What everyone is told the turn timer did for a seat: the kind of action, the card it
+    played (face up on the table at once) or the amount it staked, and how many cards it
+    exchanged, never which (a player's discards are theirs alone)."""
+    said: dict[str, Any] = {"action": action.kind}
+    if action.card is not None:
+        said["card"] = action.card
+    if action.cards is not None:
+        said["count"] = len(action.cards)
+    if action.amount is not None:
+        said["amount"] = action.amount
+    return said
+
+
 SessionT = TypeVar("SessionT", BourreSession, BouillotteSession)
 HandT = TypeVar("HandT", BourreHand, BouillotteHand)
 
@@ -360,4 +374,12 @@ def driver(game: str) -> GameDriver:
         raise EngineError("unknown_game", f"Salon does not deal {game!r}.") from None
 
 
-__all__ = ["DRIVERS", "ConfigError", "GameDriver", "HandOutcome", "LiveHand", "driver"]
+__all__ = [
+    "DRIVERS",
+    "ConfigError",
+    "GameDriver",
+    "HandOutcome",
+    "LiveHand",
+    "driver",
+    "timeout_said",
+]

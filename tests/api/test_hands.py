@@ -283,7 +283,7 @@ async def test_the_admins_log_replays_to_the_stored_result(room: Room, db: Datab
         expected = {
             k: v
             for k, v in (hand.result or {}).items()
-            if k not in ("number", "seed", "hand_id", "server_seed", "contributions")
+            if k not in ("number", "seed", "hand_id", "server_seed", "contributions", "timeouts")
         }
         assert replayed["hands"] == [expected]
         text = (await room.owner.http.get(f"/api/hands/{hand.id}/log.txt")).text

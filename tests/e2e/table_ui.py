@@ -306,3 +306,93 @@ def quick_table(
     owner.goto(f"{base}/tables/{table_id}")
     expect(owner.locator("#connection")).to_have_text("Connected")
     return owner, table_id, players
+
+
+def play_out_bourre_hand(pages: Sequence[Page], *, shortcut: bool = False) -> None:
+    """Everyone comes in, keeps their cards and plays the first card they may, until the
+    hand's result is shown. `shortcut`: declarations and draws by keyboard."""
+    for _ in range(200):
+        page = to_act(pages, timeout=20)
+        if page is None:
+            return
+        controls = page.locator("#controls")
+        play = controls.get_by_role("button", name="Play", exact=True)
+        keep = controls.get_by_role("button", name="Keep all")
+        legal = page.locator("#my-hand button.is-legal")
+        if play.count():
+            act(page, play)
+        elif keep.count():
+            act(page, keep)
+        elif legal.count():
+            act(page, legal.first)
+        else:
+            act(page, controls.locator("button:enabled").first)
+    raise AssertionError("the hand did not end")
+
+
+ROW_UNCOVERED = """el => {
+    const box = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return hit !== null && el.contains(hit);
+}"""
+
+
+def expect_readable(page: Page, locator: Locator) -> None:
+    """Each element matched is inside the window (after scrolling its panel to it) and
+    nothing covers it (the element under its centre is inside it)."""
+    for n in range(locator.count()):
+        row = locator.nth(n)
+        row.scroll_into_view_if_needed()
+        expect(row).to_be_in_viewport(ratio=1)
+        assert row.evaluate(ROW_UNCOVERED), f"something covers {row.inner_text()!r}"
+
+
+def seat_players_with_timer(
+    live_server: LiveServer,
+    new_page: NewPage,
+    *,
+    game: str,
+    names: list[str],
+    buy_in: int,
+    turn_seconds: int,
+) -> Seated:
+    """As `seat_players` (the last player on a phone), at a table whose turn timer is
+    `turn_seconds`: the timer then plays for whoever does not act."""
+    base = live_server.base_url
+    players = []
+    for n, name in enumerate(names):
+        page = new_page(PHONE) if n == len(names) - 1 else new_page()
+        username = f"{name.lower()}{secrets.token_hex(2)}"
+        assert register(page, base, username, PASSWORD, name), "approval is required"
+        players.append((page, username, name))
+    owner = new_page()
+    log_in(owner, base, live_server.owner_username, live_server.owner_password)
+    for _, username, _ in players:
+        approve(owner, username)
+        grant_chips(owner, username, START, "Club night")
+    owner.goto(f"{base}/lobby")
+    form = owner.locator("#create-table")
+    form.get_by_label("Name").fill(f"{names[0]}'s quick {game}")
+    form.get_by_label("Bourré" if game == "bourre" else "Bouillotte", exact=True).check()
+    form.get_by_label("Seats").fill(str(len(names)))
+    form.get_by_label("Turn timer (s)").fill(str(turn_seconds))
+    form.get_by_role("button", name="Open the table").click()
+    expect(owner).to_have_url(re.compile(r"/tables/\d+$"))
+    expect(owner.locator("#connection")).to_have_text("Connected")
+    table_id = int(owner.url.rsplit("/", 1)[1])
+    owner.get_by_role("button", name="Pause").click()
+    expect(owner.get_by_role("button", name="Resume")).to_be_visible()
+    for page, username, _ in players:
+        member_at_table(page, base, username, PASSWORD)
+        join_from_lobby(page, base, table_id, buy_in, START)
+    resume(owner)
+    for page, _, _ in players:
+        expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
+    return players
+
+
+def press(page: Page, key: str) -> None:
+    """Press a key on the table page and wait until the table has moved on."""
+    before = version(page)
+    page.keyboard.press(key)
+    expect(page.locator("#table-app")).not_to_have_attribute("data-version", str(before))

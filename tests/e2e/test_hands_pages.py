@@ -58,11 +58,16 @@ def play_bouillotte_hand(pages: list[Page]) -> None:
 
 
 def open_my_hands_from_the_table(page: Page, shot: Shot, table_name: str, name: str) -> None:
-    """The next hand is dealt: the last one stays one click away, and so does My hands."""
+    """The next hand is dealt: the last one stays one click away (Last hand opens its
+    result again, which links to its page), and so does My hands."""
     expect(page.locator("#hand-info")).to_contain_text("Hand 2", timeout=DEAL_TIMEOUT_MS)
-    last = page.get_by_role("link", name="Last hand", exact=True)
+    last = page.get_by_role("button", name="Last hand", exact=True)
     seen(last)
-    assert re.search(r"/hands/\d+$", last.get_attribute("href") or "")
+    if page.locator("#result").is_hidden():  # still shown before the next hand's cards
+        last.click()
+    link = page.locator("#result").get_by_role("link", name="Open this hand")
+    seen(link)
+    assert re.search(r"/hands/\d+$", link.get_attribute("href") or "")
     shot(page, name)
     mine = page.locator(".table-bar").get_by_role("link", name="My hands", exact=True)
     seen(mine)

@@ -19,9 +19,10 @@ from app.services.tables import seat_key, seats_of
 from tests.tables.harness import Player, Room, act_at, legal_for, open_room, play_until_over, seated
 
 NAMES = ["ines", "jean", "karl", "lise"]
-# What the table's hand report adds to the replay report: the hand's number and what a
-# player checks the deal with (docs/fair-shuffle.md).
-TABLE_ONLY = ("number", "hand_id", "seed", "server_seed", "contributions")
+# What the table's hand report adds to the replay report: the hand's number, what a
+# player checks the deal with (docs/fair-shuffle.md), what the turn timer did and, in the
+# live result, the players' display names.
+TABLE_ONLY = ("number", "hand_id", "seed", "server_seed", "contributions", "timeouts", "names")
 TURN = 30
 
 

@@ -3,6 +3,7 @@
 // suit's points and the brelan bonuses.
 import { h, chips } from "../dom.js";
 import { cardElement, cardLabel, rankLabel, suitName, suitSymbol } from "../cards.js";
+import { shortcutFor } from "./keys.js";
 
 const STATUS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };
 const PHASES = {
@@ -57,7 +58,7 @@ function amountPicker(action, view, ctx) {
   const clamp = (v) => Math.max(min, Math.min(max, Math.round(v)));
   const number = h("input", { type: "number", min, max, step: 1, value: min, class: "bet-number", "aria-label": `${action.action === "open" ? "Open" : "Raise"} amount` });
   const slider = h("input", { type: "range", min, max, step: 1, value: min, class: "bet-slider", "aria-label": "Bet slider" });
-  const go = h("button", { type: "button", class: "primary", dataset: { action: action.action } });
+  const go = h("button", { type: "button", class: "primary", dataset: { action: action.action, shortcut: shortcutFor(action.action) } });
   const label = () => `${action.action === "open" ? "Open" : "Raise to"} ${chips(number.value)}`;
   const set = (v) => { number.value = String(clamp(v)); slider.value = number.value; go.textContent = label(); };
   slider.addEventListener("input", () => set(Number(slider.value)));
@@ -85,7 +86,7 @@ function allInButton(hand, ctx) {
     type: "button",
     class: "danger",
     text: idle,
-    dataset: { action: "all_in", armed: "false" },
+    dataset: { action: "all_in", armed: "false", shortcut: shortcutFor("all_in") },
     onclick: () => {
       if (button.dataset.armed === "true") {
         clearTimeout(timer);
@@ -143,7 +144,7 @@ export function myArea(view, ctx) {
       type: "button",
       class: action.action === "fold" || action.action === "decline" || action.action === "pass" ? "secondary" : "primary",
       text,
-      dataset: { action: action.action },
+      dataset: { action: action.action, shortcut: shortcutFor(action.action) },
       onclick: () => ctx.act({ action: action.action }),
     }));
   }

@@ -3,6 +3,8 @@
 // went bourré.
 import { h, chips } from "../dom.js";
 import { cardElement, cardLabel, sortHand, suitName, suitSymbol } from "../cards.js";
+import { winningIndex } from "./handlog.js";
+import { shortcutFor } from "./keys.js";
 
 const STATUS = {
   to_declare: "To speak",
@@ -35,11 +37,17 @@ export function centre(view, ctx) {
   const trump = h("div", { class: "trump", role: "group", "aria-label": `Trump: ${suitName(hand.trump)}` },
     cardElement(hand.turned_card, ctx.cardOptions),
     h("span", { class: "trump-label" }, "Trump ", h("strong", { class: `suit suit-${hand.trump}`, text: suitSymbol(hand.trump) })));
+  // The card winning the trick so far stands out, and says so to a screen reader.
+  const winning = winningIndex(hand.trick, hand.trump);
   const trick = h("div", { class: "trick", role: "group", "aria-label": "Cards in this trick" },
-    ...hand.trick.map(({ seat, card }) => {
+    ...hand.trick.map(({ seat, card }, i) => {
       const el = cardElement(card, ctx.cardOptions);
       el.classList.add("trick-card");
       el.dataset.seat = String(seat);
+      if (i === winning && hand.trick.length > 1) {
+        el.classList.add("is-winning");
+        el.setAttribute("aria-label", `${cardLabel(card)}, winning`);
+      }
       ctx.placeToward(el, seat, 0.52);
       return el;
     }));
@@ -113,6 +121,7 @@ export function myArea(view, ctx) {
         type: "button",
         class: "primary",
         disabled: !match,
+        dataset: { shortcut: shortcutFor("discard") },
         text: chosen.length ? `Exchange ${chosen.length}` : "Keep all",
         onclick: () => ctx.act({ action: "discard", cards: chosen }),
       }),
@@ -133,7 +142,7 @@ export function myArea(view, ctx) {
       type: "button",
       class: action.action === "pass" ? "secondary" : "primary",
       text: BUTTONS[action.action] ?? action.action.replace(/_/g, " "),
-      dataset: { action: action.action },
+      dataset: { action: action.action, shortcut: shortcutFor(action.action) },
       onclick: () => ctx.act({ action: action.action }),
     }));
   }

@@ -9,6 +9,8 @@ import * as bouillotte from "./bouillotte.js";
 import * as bourre from "./bourre.js";
 import { appendChat, appendNotice } from "./chat.js";
 import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
+import { HandLog, lastTrickView, timeoutSentence } from "./handlog.js";
+import { installShortcuts, labelShortcuts } from "./keys.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { TableSocket } from "./socket.js";
 
@@ -33,6 +35,18 @@ const state = {
   lastHandId: null,
   // The commitment this browser last contributed to, and the value it sent.
   contribution: null,
+  // Display names by username, from every snapshot and result seen here: a player who has
+  // stood up since is still named as the others knew them.
+  names: new Map(),
+  // The last hand's result, kept after the next deal so that "Last hand" can reopen it;
+  // the stacks before that hand (for its gains and losses); and whether its panel is
+  // shown: "auto" (until the player closes it or the next hand needs the space), "open"
+  // (reopened by the player), "closed".
+  lastResult: null,
+  resultBefore: {},
+  resultShown: "closed",
+  // Whether the player keeps the last trick in sight (Bourré).
+  lastTrickOn: false,
 };
 // Refusals of a contribution that change nothing for the player (another tab of theirs sent
 // one already, or the deal came first): not worth a message.
@@ -57,10 +71,10 @@ const ctx = {
     return state.view?.table.rules ?? {};
   },
   displayName(username) {
-    return state.view?.seats.find((s) => s.username === username)?.name ?? username;
+    return state.names.get(username) ?? username;
   },
   delta(username, after) {
-    const before = state.stacksBefore[username];
+    const before = state.resultBefore[username];
     if (before === undefined || after === undefined || before === after) return null;
     const diff = after - before;
     return h("span", { class: diff > 0 ? "delta up" : "delta down", text: ` (${diff > 0 ? "+" : "−"}${chips(Math.abs(diff))})` });
@@ -134,10 +148,34 @@ function showOffline(status, detail) {
 
 // ---------------------------------------------------------------- frames
 
+function learnNames(view) {
+  for (const seat of view.seats) state.names.set(seat.username, seat.name);
+}
+
+/** A hand's result, from its `hand_over` event or a snapshot: kept, and shown at once. */
+function keepResult(report) {
+  // The engine's own hand_over event (no number) comes first; the table's report follows.
+  if (!report || report.number === undefined || report.number === state.lastResult?.number) return;
+  for (const [username, name] of Object.entries(report.names ?? {})) state.names.set(username, name);
+  state.lastResult = report;
+  state.resultBefore = state.stacksBefore;
+  state.resultShown = "auto";
+  if (report.hand_id) state.lastHandId = report.hand_id;
+}
+
+/** The hand in play needs the middle of the felt: cards on it, or betting under way. */
+function needsCentre(hand) {
+  return Boolean(hand && (hand.trick?.length || hand.tricks?.length || hand.opened));
+}
+
 function onSnapshot(frame) {
   const view = frame.view;
   const hand = view.hand;
+  learnNames(view);
+  keepResult(view.last_result);
   if (hand && hand.number !== state.handNumber) {
+    // A page opened during a hand has not heard it from the start.
+    if (state.handNumber === null) handLog.joined(hand.number);
     state.handNumber = hand.number;
     selected.clear();
     state.stacksBefore = Object.fromEntries(view.seats.map((s) => [s.username, s.stack]));
@@ -147,6 +185,13 @@ function onSnapshot(frame) {
     state.phase = hand?.phase ?? null;
   }
   const myTurn = Boolean(hand?.legal_actions?.length);
+  // The last result gives way when the next hand needs the room: the viewer's new cards
+  // are dealt, the viewer must act, or the middle of the felt fills. It stays one click
+  // away under "Last hand"; reopened there, it stays until the viewer must act.
+  const olderResult = hand && state.lastResult && state.lastResult.number !== hand.number;
+  const dealtToMe = Boolean(hand?.hand?.length);
+  const makeRoom = state.resultShown === "auto" ? dealtToMe || myTurn || needsCentre(hand) : myTurn && !state.myTurn;
+  if (olderResult && makeRoom) state.resultShown = "closed";
   if (myTurn && !state.myTurn) sounds.yourTurn();
   if (myTurn) {
     // On a phone the controls sit below the felt: bring both into view for each decision
@@ -157,7 +202,6 @@ function onSnapshot(frame) {
   state.myTurn = myTurn;
   state.view = view;
   state.version = frame.version;
-  if (view.last_result?.hand_id) state.lastHandId = view.last_result.hand_id;
   root.dataset.version = String(frame.version);
   const now = performance.now();
   state.nextHandAt = view.next_hand_in === null ? null : now + view.next_hand_in * 1000;
@@ -213,7 +257,8 @@ function onFrame(frame) {
     case "event":
       if (frame.kind === "new_hand") onNewHand(frame.data);
       game.onEvent(frame, ctx);
-      if (frame.kind === "hand_over" && frame.data.hand_id) state.lastHandId = frame.data.hand_id;
+      logEvent(frame);
+      if (frame.kind === "hand_over") keepResult(frame.data);
       if (frame.kind === "hand_over" && state.view?.you.seat !== null) {
         const me = state.view.seats.find((s) => s.seat === state.view.you.seat);
         const won = me && (frame.data.winner === me.username || (frame.data.pots ?? []).some((p) => p.winner === me.username));
@@ -231,6 +276,37 @@ function onFrame(frame) {
     default:
       break;
   }
+}
+
+// ---------------------------------------------------------------- the hand log
+
+const handLog = new HandLog({ list: $("hand-log"), heading: $("hand-log-heading") });
+
+/** The name at a seat, as the table shows it now. */
+function seatName(seat) {
+  return state.view?.seats.find((s) => s.seat === seat)?.name ?? `Seat ${Number(seat) + 1}`;
+}
+
+function logEvent(frame) {
+  if (frame.kind === "hand_over") {
+    for (const [username, name] of Object.entries(frame.data.names ?? {})) state.names.set(username, name);
+  }
+  const timeout = handLog.event(frame, { name: seatName, who: ctx.displayName, me: state.view?.you.seat ?? null });
+  // A timeout is said in the table's notices too: nobody's turn passes in silence.
+  if (timeout) ctx.notice(timeout);
+}
+
+/** The previous trick of the hand, while the player keeps it in sight. */
+function renderLastTrick(view) {
+  const button = $("last-trick-toggle");
+  const area = $("last-trick");
+  const tricks = view.hand?.tricks ?? [];
+  button.hidden = !view.hand || view.hand.game !== "bourre";
+  button.disabled = !tricks.length;
+  button.setAttribute("aria-pressed", String(state.lastTrickOn));
+  const shown = state.lastTrickOn && tricks.length ? lastTrickView(view.hand, seatName, ctx.cardOptions) : null;
+  area.hidden = !shown;
+  area.replaceChildren(...(shown ? [shown] : []));
 }
 
 // ---------------------------------------------------------------- drawing
@@ -279,21 +355,34 @@ function renderMine(view) {
   $("controls").replaceChildren(...controls);
 }
 
-function renderResult(view) {
+function closeResult() {
+  state.resultShown = "closed";
+  render();
+}
+
+/** The last hand's result over the felt: drawn once per result (a snapshot between hands
+ *  does not reset where the player scrolled it to), shown while `resultShown` says so. */
+function renderResult() {
   const panel = $("result");
-  const report = view.hand ? null : view.last_result;
-  if (!report) {
-    panel.hidden = true;
-    panel.replaceChildren();
-    return;
+  const report = state.lastResult;
+  const shown = Boolean(report) && state.resultShown !== "closed";
+  const wasHidden = panel.hidden;
+  panel.hidden = !shown;
+  if (!shown) return;
+  const key = `${report.number}:${report.hand_id ?? ""}`;
+  if (panel.dataset.report !== key) {
+    panel.dataset.report = key;
+    const timeouts = (report.timeouts ?? []).map((t) => timeoutSentence(ctx.displayName(t.player), t));
+    panel.replaceChildren(...[
+      h("button", { type: "button", class: "result-close", "aria-label": "Close the result", title: "Close", text: "×", onclick: closeResult }),
+      ...game.result(report, ctx),
+      timeouts.length ? h("ul", { class: "result-timeouts", "aria-label": "Timeouts" }, ...timeouts.map((text) => h("li", { text }))) : null,
+      report.hand_id ? h("a", { class: "result-link", href: handPage(report.hand_id), text: "Open this hand" }) : null,
+      h("p", { class: "next-hand", id: "next-hand" }),
+    ].filter(Boolean));
   }
-  panel.hidden = false;
-  panel.replaceChildren(
-    ...game.result(report, ctx),
-    report.hand_id ? h("a", { class: "result-link", href: handPage(report.hand_id), text: "Open this hand" }) : null,
-    h("p", { class: "next-hand", id: "next-hand" }),
-    h("button", { type: "button", class: "small secondary", text: "Hide", onclick: () => { panel.hidden = true; } }),
-  );
+  // Newly shown: in sight, even when the page was scrolled down to the controls.
+  if (wasHidden) requestAnimationFrame(() => panel.scrollIntoView({ block: "nearest" }));
   tick();
 }
 
@@ -303,8 +392,8 @@ function handPage(handId) {
 
 function renderToolbar(view) {
   const last = $("last-hand");
-  last.hidden = !state.lastHandId;
-  if (state.lastHandId) last.href = handPage(state.lastHandId);
+  last.hidden = !state.lastResult && !state.lastHandId;
+  last.setAttribute("aria-expanded", String(!$("result").hidden));
   const seat = view.seats.find((s) => s.seat === view.you.seat);
   const seated = Boolean(seat);
   $("sit-out").hidden = !seated;
@@ -336,14 +425,16 @@ function render() {
   $("hand-info").textContent = view.hand ? game.handInfo(view.hand) : "";
   renderCommitment(view);
   renderMine(view);
-  renderResult(view);
+  labelShortcuts($("controls"));
+  renderLastTrick(view);
+  renderResult();
   renderToolbar(view);
 }
 
 function tick() {
   const el = document.getElementById("next-hand");
   if (!el) return;
-  if (state.nextHandAt === null) {
+  if (state.nextHandAt === null || state.view?.hand) {
     el.textContent = "";
     return;
   }
@@ -415,6 +506,28 @@ $("pause-table")?.addEventListener("click", () => {
 $("close-table")?.addEventListener("click", () => {
   if (window.confirm("Close this table? Stacks go back to the players once any hand in play is over.")) post("close");
 });
+// "Last hand": the last result's panel, shown again or put away. After a reload it is no
+// longer in the table's view: the hand's page gives it.
+$("last-hand").addEventListener("click", async () => {
+  if (!state.lastResult && state.lastHandId) {
+    try {
+      const detail = await api(`/api/hands/${state.lastHandId}`);
+      for (const p of detail.hand.players ?? []) state.names.set(p.username, p.name);
+      state.lastResult = { ...detail.result, hand_id: state.lastHandId };
+      state.resultBefore = {};
+    } catch {
+      window.location.href = handPage(state.lastHandId);
+      return;
+    }
+  }
+  state.resultShown = $("result").hidden ? "open" : "closed";
+  render();
+  if (!$("result").hidden) $("result").focus();
+});
+$("last-trick-toggle").addEventListener("click", () => {
+  state.lastTrickOn = !state.lastTrickOn;
+  render();
+});
 $("sound-toggle").addEventListener("click", () => {
   setSound(!soundOn());
   if (soundOn()) sounds.card();
@@ -462,6 +575,14 @@ async function findLastHand() {
     // No hand of mine here yet, or the server is away: no "Last hand" link, nothing else.
   }
 }
+
+installShortcuts({ controls: $("controls"), dialog: $("shortcuts"), game: root.dataset.game, opener: $("shortcuts-open") });
+// A phone has no room to spare under the controls: the hand log starts folded there.
+if (window.matchMedia("(max-width: 760px)").matches) $("hand-log-panel").open = false;
+// Opened, the log shows its latest lines.
+$("hand-log-panel").addEventListener("toggle", () => {
+  $("hand-log").scrollTop = $("hand-log").scrollHeight;
+});
 
 const socket = new TableSocket(tableId, onFrame, setConnection, invite);
 socket.connect();

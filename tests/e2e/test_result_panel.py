@@ -1,0 +1,105 @@
+"""The last hand's result stays readable for the whole pause before the next deal, until
+the player closes it or the next hand's cards are dealt; "Last hand" in the table's bar
+opens it again, in the next hand too. On a phone its rows, its points line and its
+countdown lie inside the window and nothing covers them."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.table_ui import (
+    DEAL_TIMEOUT_MS,
+    expect_readable,
+    play_out_bourre_hand,
+    seat_players,
+    to_act,
+)
+from tests.e2e.ui import LiveServer, NewPage, Shot
+
+NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def test_the_result_stays_until_closed_or_needed_and_reopens(
+    live_server: LiveServer, new_page: NewPage, shot: Shot
+) -> None:
+    players = seat_players(
+        live_server, new_page, shot, game="bourre", names=["Ada", "Ben", "Cleo"], buy_in=100
+    )
+    pages = [p for p, _, _ in players]
+    laptop, phone = pages[0], pages[-1]
+    play_out_bourre_hand(pages)
+    for page in pages:
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#result h2")).to_have_text("Hand 1")
+    shot(laptop, "result-laptop")
+    shot(phone, "result-phone")
+    # On the phone: every row of the result, the next-pot line and the countdown whole,
+    # inside the window, uncovered; nothing wider than the screen.
+    result = phone.locator("#result")
+    expect(result.locator("#next-hand")).to_contain_text("Next hand in")
+    expect(result).not_to_contain_text("null")
+    expect_readable(phone, result.locator(".result-players li"))
+    expect_readable(phone, result.get_by_test_id("carry").locator(".."))
+    expect_readable(phone, result.locator("#next-hand"))
+    expect_readable(laptop, laptop.locator("#result .result-players li"))
+    assert phone.evaluate(NO_SIDEWAYS)
+
+    # The laptop's player closes it: it stays closed while the others read on.
+    laptop.get_by_role("button", name="Close the result").click()
+    expect(laptop.locator("#result")).to_be_hidden()
+    # It stays for the whole pause before the next deal, readable to its last seconds.
+    expect(phone.locator("#next-hand")).to_have_text("Next hand in 2 s", timeout=DEAL_TIMEOUT_MS)
+    expect_readable(phone, result.locator(".result-players li").first)
+    expect(pages[1].locator("#result")).to_be_visible()
+    expect(laptop.locator("#result")).to_be_hidden()
+
+    # The next hand's cards are dealt: the result makes room for them.
+    for page in pages:
+        expect(page.locator("#hand-info")).to_contain_text("Hand 2", timeout=DEAL_TIMEOUT_MS)
+        expect(page.locator("#result")).to_be_hidden()
+    first = to_act(pages)
+    assert first is not None
+    waiting = [p for p in pages if p is not first]
+
+    # "Last hand" opens it again in the middle of the next hand (no countdown then).
+    reader = waiting[-1]
+    last = reader.get_by_role("button", name="Last hand")
+    expect(last).to_have_attribute("aria-expanded", "false")
+    last.click()
+    expect(reader.locator("#result")).to_be_visible()
+    expect(reader.locator("#result h2")).to_have_text("Hand 1")
+    expect(reader.locator("#next-hand")).to_have_text("")
+    expect(last).to_have_attribute("aria-expanded", "true")
+    expect_readable(reader, reader.locator("#result .result-players li"))
+    shot(reader, "result-reopened")
+    # Its close button puts it away; "Last hand" toggles it too.
+    reader.get_by_role("button", name="Close the result").click()
+    expect(reader.locator("#result")).to_be_hidden()
+    expect(last).to_have_attribute("aria-expanded", "false")
+    last.click()
+    expect(reader.locator("#result")).to_be_visible()
+    last.click()
+    expect(reader.locator("#result")).to_be_hidden()
+
+    # The player who acted first can reopen it too, and it is the same result.
+    first.get_by_role("button", name="Last hand").click()
+    expect(first.locator("#result h2")).to_have_text("Hand 1")
+    assert first.evaluate(NO_SIDEWAYS)
+
+
+def test_a_reloaded_page_reopens_the_last_hand_from_its_history(
+    live_server: LiveServer, new_page: NewPage, shot: Shot
+) -> None:
+    players = seat_players(
+        live_server, new_page, shot, game="bourre", names=["Dot", "Eli", "Fay"], buy_in=100
+    )
+    pages = [p for p, _, _ in players]
+    play_out_bourre_hand(pages)
+    phone: Page = pages[-1]
+    expect(phone.locator("#hand-info")).to_contain_text("Hand 2", timeout=DEAL_TIMEOUT_MS)
+    phone.reload()
+    expect(phone.locator("#connection")).to_have_text("Connected")
+    expect(phone.locator("#result")).to_be_hidden()
+    phone.get_by_role("button", name="Last hand").click()
+    expect(phone.locator("#result h2")).to_have_text("Hand 1")
+    expect(phone.locator("#result .result-players li").first).to_be_visible()

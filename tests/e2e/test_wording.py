@@ -1,0 +1,101 @@
+"""The table's words: "1 trick", not "1 tricks"; display names, not usernames, even for a
+player who has stood up since; and a timeout said out loud ("Dave timed out: passed") in
+the table's notices, the hand log and the result."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.table_ui import DEAL_TIMEOUT_MS, seat_players_with_timer
+from tests.e2e.ui import LiveServer, NewPage, Shot
+
+RESULT_TEXT = """async (report) => {
+    const { result, seatTags } = await import('/static/js/table/bourre.js');
+    const ctx = { displayName: (u) => u.toUpperCase(), cardOptions: {}, delta: () => null,
+                  rules: () => ({}) };
+    const rows = result(report, ctx).flatMap((el) => [...el.querySelectorAll('li')])
+        .map((li) => li.textContent);
+    const tags = seatTags({ status: 'playing', tricks: 1, exchanged: 0 },
+                          { phase: 'tricks' });
+    return { rows, tags };
+}"""
+
+
+def test_one_trick_is_singular(live_server: LiveServer, new_page: NewPage) -> None:
+    page = new_page()
+    page.goto(f"{live_server.base_url}/login")
+    report = {
+        "number": 3,
+        "pot": 6,
+        "players": ["ann", "bo"],
+        "tricks": {"ann": 1, "bo": 4},
+        "winner": "bo",
+        "bourre": [],
+        "carry": 0,
+        "trump": "H",
+        "stacks": {"ann": 90, "bo": 110},
+    }
+    said = page.evaluate(RESULT_TEXT, report)
+    assert said["rows"][0].startswith("ANN1 trick"), said
+    assert said["rows"][1].startswith("BO4 tricks"), said
+    assert said["tags"] == ["Playing", "1 trick"]
+
+
+def notices(page: Page) -> list[str]:
+    texts: list[str] = page.locator("#chat-log .chat-notice").all_inner_texts()
+    return texts
+
+
+def test_a_timeout_is_said_with_display_names_after_a_player_stands_up(
+    live_server: LiveServer, new_page: NewPage, shot: Shot
+) -> None:
+    players = seat_players_with_timer(
+        live_server,
+        new_page,
+        game="bourre",
+        names=["Jay", "Kay", "Lee"],
+        buy_in=100,
+        turn_seconds=5,
+    )
+    pages = [p for p, _, _ in players]
+    names = [n for _, _, n in players]
+    usernames = [u for _, u, _ in players]
+    # Nobody acts: the timer passes for each player in turn, and says so to everyone.
+    timed_out = re.compile(rf"^({'|'.join(names)}) timed out: passed\.$")
+    for page in pages:
+        expect(
+            page.locator("#chat-log .chat-notice").filter(has_text=timed_out).first
+        ).to_be_visible(timeout=DEAL_TIMEOUT_MS)
+        expect(page.locator("#hand-log .log-line--timeout").first).to_have_text(timed_out)
+    # The hand ends once everyone has passed: the result lists each timeout.
+    for page in pages:
+        expect(page.locator("#result")).to_be_visible(timeout=30_000)
+        lines = page.locator("#result .result-timeouts li")
+        expect(lines.first).to_have_text(timed_out)
+    shot(pages[0], "result-timeouts-laptop")
+    shot(pages[-1], "result-timeouts-phone")
+    said = pages[0].locator("#result .result-timeouts").inner_text()
+    for username in usernames:
+        assert username not in said
+    # The phone's player stands up; a page opened afterwards still names everyone as the
+    # table knew them, in the last hand's result.
+    leaver = pages[-1]
+    leaver.once("dialog", lambda dialog: dialog.accept())
+    leaver.get_by_role("button", name="Stand up").click()
+    expect(pages[0].locator(".seat-name", has_text=re.compile(f"^{names[-1]}$"))).to_have_count(0)
+    other = pages[1]
+    other.reload()
+    expect(other.locator("#connection")).to_have_text("Connected")
+    if other.locator("#result").is_hidden():
+        other.get_by_role("button", name="Last hand").click()
+    result = other.locator("#result")
+    expect(result.locator(".result-timeouts")).to_contain_text(f"{names[-1]} timed out")
+    text = result.inner_text()
+    for username in usernames:
+        assert username not in text, text
+    # Every notice of the timer named a display name.
+    for line in notices(pages[0]):
+        if "timed out" in line:
+            assert timed_out.match(line), line
