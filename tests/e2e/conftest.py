@@ -50,14 +50,11 @@ ACTION_TIMEOUT_MS = 10_000
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test in this folder is a browser test: select them with `-m e2e`. Run in
-    parallel (pytest-xdist, `--dist loadgroup`), they all go to one worker, one after the
-    other: one Chromium and one server at a time, while the other workers take the rest."""
+    """Every test in this folder is a browser test: select them with `-m e2e`."""
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
             item.add_marker(pytest.mark.e2e)
-            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def browser_required() -> bool:
