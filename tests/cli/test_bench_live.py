@@ -18,9 +18,11 @@ def test_bench_live_prints_latency_figures(tmp_path: Path) -> None:
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["tables"] == 1 and summary["actions"] == 6
     assert 0 < summary["median_ms"] <= summary["p99_ms"] <= summary["max_ms"]
-    # The server timed the same actions, and its figure is part of the end to end one.
+    # The server timed the same actions. Its figures are not bounded by the clients': the
+    # server stamps a broadcast once its send returns, which on a busy machine can be after
+    # the client has read the frame.
     assert summary["server_actions"] == 6
-    assert 0 < summary["server_median_ms"] <= summary["server_p99_ms"] <= summary["max_ms"]
+    assert 0 < summary["server_median_ms"] <= summary["server_p99_ms"]
     assert "server: action received -> last seat's broadcast sent" in result.stdout
     again = salon("bench", "live", "--database-url", url, env=env)
     assert again.returncode != 0

@@ -21,6 +21,7 @@ from tests.e2e.table_ui import (
     START,
     act,
     acting,
+    call_api,
     join_from_lobby,
     member_at_table,
     to_act,
@@ -69,6 +70,16 @@ def play_the_hand(pages: list[Page]) -> None:
         held = turn.locator("#my-hand button").count()
         turn.locator("#my-hand button.is-legal").first.click()
         expect(turn.locator("#my-hand button")).to_have_count(held - 1)
+
+
+def stop_dealing(admin: Page, pages: list[Page], table_id: int) -> None:
+    """The admin pauses the table, so that the treasurer's figures read later are read
+    between hands: the sessions export counts a hand's antes at the table until the hand is
+    settled, while the felt shows them in the pot. A hand dealt before the pause is played
+    out (a pause stops only new hands)."""
+    call_api(admin, "POST", f"/api/tables/{table_id}/pause")
+    if call_api(admin, "GET", f"/api/tables/{table_id}")["hand_in_progress"]:
+        play_the_hand(pages)
 
 
 @pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["laptop", "phone"])
@@ -130,6 +141,7 @@ def test_a_club_evening_is_in_the_audit_log_and_the_sessions(
         expect(page.locator("#centre .pot strong")).to_have_text("4")
     play_the_hand(pages)
     expect(pages[0].locator("#result")).to_be_visible()
+    stop_dealing(admin, pages, table_id)
     shot(pages[0], f"evening-result-{device}")
 
     # A rude line, removed by the admin from the table's admin page.
