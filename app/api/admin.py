@@ -39,7 +39,7 @@ from app.api.schemas import (
 )
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
-from app.services import admin_chips, admin_log, club, ledger, members, replies
+from app.services import admin_chips, admin_log, club, ledger, members
 from app.services.audit import club_audit
 from app.tables.latency import LatencyRecorder
 
@@ -108,19 +108,9 @@ async def set_role(member_id: Id, body: RoleUpdate, caller: AdminCaller, db: DbD
 async def _move_chips(
     body: ChipMovementCreate, caller: AdminCaller, db: DbDep, response: Response, *, grant: bool
 ) -> ChipMovementPublic:
-    """Idempotent on `idempotency_key` (app.api.idempotency): a retry answers with the first
-    answer, the balance as it was then included."""
-    key = f"admin:{body.idempotency_key}"
-    request = {
-        "grant": grant,
-        "member_id": body.member_id,
-        "amount": body.amount,
-        "reason": body.reason,
-    }
+    """Idempotent on `idempotency_key` (app.api.idempotency, admin_chips): a retry answers
+    with the first answer, the balance as it was then included."""
     async with db.transaction() as session:
-        if (earlier := await replies.earlier(session, f"answer:{key}", request)) is not None:
-            idempotency.mark(response, True)
-            return ChipMovementPublic(**{**earlier, "replayed": True})
         moved = await admin_chips.grant_or_deduct(
             session,
             caller.user,
@@ -130,12 +120,10 @@ async def _move_chips(
             request_key=body.idempotency_key,
             reason=body.reason,
         )
-        answer = ChipMovementPublic(
-            operation_id=moved.operation_id, replayed=moved.replayed, balance=moved.balance
-        )
-        await replies.remember(session, f"answer:{key}", request, answer.model_dump())
     idempotency.mark(response, moved.replayed)
-    return answer
+    return ChipMovementPublic(
+        operation_id=moved.operation_id, replayed=moved.replayed, balance=moved.balance
+    )
 
 
 @router.post("/chips/grant")

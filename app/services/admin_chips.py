@@ -1,8 +1,9 @@
 """Chips moved by an admin's hand: grants, deductions and stranded chips given back.
 
 The movement goes through the ledger and its audit row is written in the same
-transaction. A replayed request (the same idempotency key again) moves nothing and so
-writes no second row.
+transaction. A replayed request (the same idempotency key and content again) moves
+nothing, writes no second row and answers as the first time, the balance as it was then
+(see replies); the same key with other content is refused.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import User
-from app.services import admin_log, holdings, ledger, members
+from app.services import admin_log, holdings, ledger, members, replies
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,10 @@ async def grant_or_deduct(
     reason: str,
 ) -> Moved:
     """Give a member chips from the club's bank, or take them back (never below zero)."""
+    key = f"admin:{request_key}"
+    request = {"grant": grant, "member_id": member_id, "amount": amount, "reason": reason}
+    if (earlier := await replies.earlier(session, f"answer:{key}", request)) is not None:
+        return Moved(earlier["operation_id"], True, earlier["balance"])
     member = await members.get_member(session, member_id)
     account = ledger.member_account_key(member.id)
     before = await ledger.balance_of(session, account)
@@ -41,7 +46,7 @@ async def grant_or_deduct(
         member_id=member.id,
         amount=amount,
         grant=grant,
-        idempotency_key=f"admin:{request_key}",
+        idempotency_key=key,
         reason=reason,
         actor_id=actor.id,
     )
@@ -62,6 +67,8 @@ async def grant_or_deduct(
                 "operation_id": posted.operation_id,
             },
         )
+    answer = {"operation_id": posted.operation_id, "balance": balance}
+    await replies.remember(session, f"answer:{key}", request, answer)
     return Moved(posted.operation_id, posted.replayed, balance)
 
 
