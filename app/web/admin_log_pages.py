@@ -16,12 +16,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BeforeValidator
 
-from app.api.deps import DbDep, OptionalCaller
+from app.api.deps import DbDep
 from app.api.schemas import Id
 from app.errors import InvalidInput
 from app.services import admin_log
-from app.web.admin_guards import ADMIN_PAGE_GUARDS
-from app.web.admin_pages import gate
+from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
 from app.web.pages import render
 
 router = APIRouter(
@@ -88,7 +87,7 @@ def csv_link(where: admin_log.LogFilter) -> str:
 async def log_page(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     actor_id: Annotated[FormId, Query()] = None,
     action: FormQuery = "",
     target_kind: FormQuery = "",
@@ -97,8 +96,6 @@ async def log_page(
     until: FormQuery = "",
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
 ) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
     where = page_filter(actor_id, action, target_kind, target, since, until)
     async with db.transaction() as session:
         total = await admin_log.count(session, where)

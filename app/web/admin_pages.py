@@ -8,27 +8,30 @@ a double-clicked or re-sent form moves chips once.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.api.deps import DbDep, LoginsDep, OptionalCaller
+from app.api.deps import Caller, DbDep, LoginsDep
 from app.api.schemas import Id
 from app.db.models import MemberStatus, Role
-from app.errors import Forbidden, InvalidInput, SalonError
+from app.errors import InvalidInput, SalonError
 from app.security.text import plain_text
 from app.security.tokens import new_token
-from app.services import admin_chips, club, ledger, members
+from app.services import admin_chips, club, members, treasury
 from app.services import tables as table_service
 from app.services.audit import club_audit
 from app.services.ledger import MAX_REASON_LENGTH
-from app.web.admin_guards import ADMIN_PAGE_GUARDS
-from app.web.pages import redirect, render
+from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
+from app.web.form_fields import whole_number
+from app.web.pages import render
 from app.web.treasury_pages import treasury_overview
 
 # Documented with its form fields (in the OpenAPI schema, under "pages") like the API.
+# The dashboard's last movements; the ledger page has them all.
+RECENT_LEDGER = 20
+
 router = APIRouter(
     prefix="/admin",
     tags=["pages"],
@@ -40,21 +43,9 @@ MemberAction = {"approve": members.approve, "ban": members.ban, "unban": members
 MemberVerb = Literal["approve", "reject", "ban", "unban", "make-admin", "make-member"]
 
 
-def gate(caller: OptionalCaller) -> Response | None:
-    """A redirect to log in, or None for an admin; anyone else is refused (the router's
-    guard has already checked; this keeps each handler safe on its own)."""
-    if caller is None:
-        return redirect("/login")
-    if not caller.is_admin:
-        raise Forbidden("admin_only", "Only the club's admins can do this.")
-    return None
-
-
 async def _dashboard(
-    request: Request, db: DbDep, caller: OptionalCaller, status_code: int = 200, **extra: Any
+    request: Request, db: DbDep, caller: Caller, status_code: int = 200, **extra: Any
 ) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
     async with db.transaction() as session:
         everyone = await members.list_members(session)
         context = {
@@ -63,7 +54,9 @@ async def _dashboard(
             "waiting": waiting_for_admins(everyone),
             "invites": await members.list_invites(session),
             "tables": await table_service.list_tables(session),
-            "entries": await ledger.entries(session, ledger.EntryFilter(), limit=100),
+            "entries": (
+                await treasury.named_lines(session, treasury.NamedFilter(), limit=RECENT_LEDGER)
+            ).lines,
             "audit": await club_audit(session),
             "chip_key": new_token(12),
             **await treasury_overview(session, request),
@@ -79,25 +72,12 @@ def waiting_for_admins(everyone: list[tuple[Any, int]]) -> dict[str, Any]:
 
 
 @router.get("")
-async def dashboard(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
+async def dashboard(request: Request, db: DbDep, caller: PageAdmin) -> Response:
     return await _dashboard(request, db, caller)
 
 
-_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
-
-
-def _int(value: str, field: str) -> int:
-    """A number typed in a form, in the digits 0-9 (int() would also read other scripts')."""
-    if not _WHOLE_NUMBER.fullmatch(value.strip()):
-        raise InvalidInput("invalid_input", f"{field} must be a whole number.")
-    return int(value)
-
-
-async def _act(request: Request, db: DbDep, caller: OptionalCaller, action: Any) -> Response:
+async def _act(request: Request, db: DbDep, caller: Caller, action: Any) -> Response:
     """Run one admin action; redisplay the dashboard with its outcome."""
-    if (refusal := gate(caller)) is not None:
-        return refusal
-    assert caller is not None
     try:
         async with db.transaction() as session:
             notice = await action(session, caller.user)
@@ -110,7 +90,7 @@ async def _act(request: Request, db: DbDep, caller: OptionalCaller, action: Any)
 async def member_action(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     logins: LoginsDep,
     member_id: Id,
     verb: MemberVerb,
@@ -135,7 +115,7 @@ async def member_action(
 async def chips(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     member_id: Annotated[Id, Form()],
     amount: Annotated[str, Form(max_length=12)],
     reason: Annotated[str, Form(max_length=MAX_REASON_LENGTH), plain_text(MAX_REASON_LENGTH)],
@@ -144,7 +124,7 @@ async def chips(
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         user = await members.get_member(session, member_id)
-        chips_ = _int(amount, "Amount")
+        chips_ = whole_number(amount, "Amount")
         grant = direction == "grant"
         posted = await admin_chips.grant_or_deduct(
             session,
@@ -168,11 +148,11 @@ async def chips(
 async def invite(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     max_uses: Annotated[str, Form(max_length=6)] = "1",
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
-        uses = _int(max_uses, "Uses")
+        uses = whole_number(max_uses, "Uses")
         if not 1 <= uses <= 1000:
             raise InvalidInput("invalid_input", "Uses must be between 1 and 1000.")
         created = await members.create_invite(session, actor, members.InviteSpec(max_uses=uses))
@@ -182,9 +162,7 @@ async def invite(
 
 
 @router.post("/invites/{invite_id}/revoke")
-async def revoke_invite(
-    request: Request, db: DbDep, caller: OptionalCaller, invite_id: Id
-) -> Response:
+async def revoke_invite(request: Request, db: DbDep, caller: PageAdmin, invite_id: Id) -> Response:
     async def action(session: Any, actor: Any) -> str:
         revoked = await members.revoke_invite(session, actor, invite_id)
         return f"Invite code {revoked.code} revoked."
@@ -196,7 +174,7 @@ async def revoke_invite(
 async def return_stranded(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     account: Annotated[str, Form(min_length=1, max_length=64)],
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
@@ -210,7 +188,7 @@ async def return_stranded(
 async def club_settings(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     name: Annotated[str, Form(min_length=1, max_length=80)],
     chip_unit: Annotated[str, Form(min_length=1, max_length=20)],
     default_turn_seconds: Annotated[str, Form(max_length=4)],
@@ -226,7 +204,7 @@ async def club_settings(
                 chip_unit=chip_unit.strip(),
                 signup_requires_approval=signup_requires_approval == "on",
                 members_may_create_tables=members_may_create_tables == "on",
-                default_turn_seconds=_int(default_turn_seconds, "Turn timer"),
+                default_turn_seconds=whole_number(default_turn_seconds, "Turn timer"),
                 seed_reveal=seed_reveal,
             ),
             actor,

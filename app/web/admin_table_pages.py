@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.api.deps import DbDep, OptionalCaller
+from app.api.deps import Caller, DbDep, OptionalCaller
 from app.api.schemas import Id
 from app.db.models import TableStatus, User
 from app.errors import Conflict, SalonError
@@ -21,8 +21,7 @@ from app.services import tables as table_service
 from app.tables.commands import SetStatus
 from app.tables.manager import TableManager
 from app.tables.moderation import announce_removal
-from app.web.admin_guards import ADMIN_PAGE_GUARDS
-from app.web.admin_pages import gate
+from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
 from app.web.pages import render
 
 router = APIRouter(
@@ -54,8 +53,6 @@ async def _table_page(
     status_code: int = 200,
     **extra: Any,
 ) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
     async with db.transaction() as session:
         table = await table_service.get_table(session, table_id)
         lines = await moderation.table_chat(session, table_id)
@@ -76,17 +73,12 @@ async def _table_page(
 
 
 @router.get("/tables/{table_id}")
-async def table_page(request: Request, db: DbDep, caller: OptionalCaller, table_id: Id) -> Response:
+async def table_page(request: Request, db: DbDep, caller: PageAdmin, table_id: Id) -> Response:
     return await _table_page(request, db, caller, table_id)
 
 
-async def _act(
-    request: Request, db: DbDep, caller: OptionalCaller, table_id: int, action: Any
-) -> Response:
+async def _act(request: Request, db: DbDep, caller: Caller, table_id: int, action: Any) -> Response:
     """Run one action as the admin; redisplay the table's page with its outcome."""
-    if (refusal := gate(caller)) is not None:
-        return refusal
-    assert caller is not None
     try:
         notice = await action(caller.user)
     except SalonError as error:
@@ -98,7 +90,7 @@ async def _act(
 async def set_status(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     table_id: Id,
     verb: Annotated[Literal["pause", "resume", "close"], Form()],
 ) -> Response:
@@ -118,7 +110,7 @@ async def set_status(
 async def remove_line(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     message_id: Id,
     table_id: Annotated[Id, Form()],
 ) -> Response:
@@ -135,7 +127,7 @@ async def remove_line(
 async def mute(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     member_id: Annotated[Id, Form()],
     minutes: Annotated[int, Form(ge=1, le=moderation.MAX_MUTE_MINUTES)],
     table_id: Annotated[Id, Form()],
@@ -152,7 +144,7 @@ async def mute(
 async def unmute(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     member_id: Annotated[Id, Form()],
     table_id: Annotated[Id, Form()],
 ) -> Response:

@@ -167,7 +167,7 @@ async def logout_form(
     return response
 
 
-async def _account(
+async def render_account(
     request: Request, db: DbDep, caller: OptionalCaller, status_code: int = 200, **extra: Any
 ) -> Response:
     if caller is None:
@@ -198,7 +198,7 @@ async def _account(
 
 @router.get("/account")
 async def account_page(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
-    return await _account(request, db, caller)
+    return await render_account(request, db, caller)
 
 
 @router.post("/account/password")
@@ -220,6 +220,6 @@ async def password_form(
                 session, user, caller.session, current_password, new_password
             )
     except SalonError as error:
-        return await _account(request, db, caller, error.status_code, password_error=error)
+        return await render_account(request, db, caller, error.status_code, password_error=error)
     await logins.recheck(caller.user.id)
-    return await _account(request, db, caller, password_changed=True)
+    return await render_account(request, db, caller, password_changed=True)

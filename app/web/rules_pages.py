@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import DbDep, OptionalCaller, csrf_protect
+from app.api.deps import Caller, DbDep, OptionalCaller, csrf_protect
 from app.api.schemas import Id
 from app.db.models import GameTable, RuleSet, TableStatus, User
 from app.errors import Conflict, InvalidInput, NotFound, SalonError
@@ -21,8 +21,8 @@ from app.services import club, rule_words, rulesets
 from app.services import tables as table_service
 from app.tables.commands import EditTable
 from app.tables.manager import TableManager
-from app.web.admin_guards import ADMIN_PAGE_GUARDS
-from app.web.admin_pages import _int, gate
+from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
+from app.web.form_fields import whole_number
 from app.web.pages import redirect, render
 
 router = APIRouter(
@@ -39,8 +39,7 @@ GameParam = Annotated[str, Query(pattern="^(bourre|bouillotte)$")]
 PresetKey = Annotated[str, Path(max_length=40)]
 
 
-async def _actor(session: AsyncSession, caller: OptionalCaller) -> User:
-    assert caller is not None
+async def _actor(session: AsyncSession, caller: Caller) -> User:
     user = await session.get(User, caller.user.id)
     assert user is not None
     return user
@@ -48,10 +47,8 @@ async def _actor(session: AsyncSession, caller: OptionalCaller) -> User:
 
 @admin_router.get("/rules")
 async def rules_list(
-    request: Request, db: DbDep, caller: OptionalCaller, notice: str | None = None
+    request: Request, db: DbDep, caller: PageAdmin, notice: str | None = None
 ) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
     async with db.transaction() as session:
         saved = await rulesets.list_rulesets(session)
         the_club = await club.get_club(session)
@@ -72,7 +69,7 @@ async def rules_list(
 async def _form_page(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: Caller,
     *,
     game: str,
     options: dict[str, Any],
@@ -109,10 +106,8 @@ async def _form_page(
 
 @admin_router.get("/rules/new")
 async def new_form(
-    request: Request, db: DbDep, caller: OptionalCaller, game: GameParam = "bourre"
+    request: Request, db: DbDep, caller: PageAdmin, game: GameParam = "bourre"
 ) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
     return await _form_page(request, db, caller, game=game, options={})
 
 
@@ -121,9 +116,7 @@ def _submitted(form: Any) -> dict[str, str]:
 
 
 @admin_router.post("/rules/new")
-async def create(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
+async def create(request: Request, db: DbDep, caller: PageAdmin) -> Response:
     form = _submitted(await request.form())
     game = form.get("game", "")
     if game not in rule_words.GAMES:
@@ -167,10 +160,8 @@ async def create(request: Request, db: DbDep, caller: OptionalCaller) -> Respons
 
 @admin_router.get("/rules/presets/{game}/{key}")
 async def preset_page(
-    request: Request, db: DbDep, caller: OptionalCaller, game: str, key: PresetKey
+    request: Request, db: DbDep, caller: PageAdmin, game: str, key: PresetKey
 ) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
     preset = rulesets.get_preset(rule_words.known_game(game), key)
     return await _form_page(
         request, db, caller, game=game, options=preset.options, preset=preset, name=preset.name
@@ -178,9 +169,7 @@ async def preset_page(
 
 
 @admin_router.post("/rules/presets/{game}/{key}/clone")
-async def clone_preset(db: DbDep, caller: OptionalCaller, game: str, key: PresetKey) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
+async def clone_preset(db: DbDep, caller: PageAdmin, game: str, key: PresetKey) -> Response:
     preset = rulesets.get_preset(rule_words.known_game(game), key)
     async with db.transaction() as session:
         made = await rulesets.clone_ruleset(session, await _actor(session, caller), preset)
@@ -189,10 +178,8 @@ async def clone_preset(db: DbDep, caller: OptionalCaller, game: str, key: Preset
 
 @admin_router.get("/rules/{ruleset_id}")
 async def edit_form(
-    request: Request, db: DbDep, caller: OptionalCaller, ruleset_id: Id, saved: str | None = None
+    request: Request, db: DbDep, caller: PageAdmin, ruleset_id: Id, saved: str | None = None
 ) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
     async with db.transaction() as session:
         found = await rulesets.get_ruleset(session, ruleset_id)
     return await _form_page(
@@ -209,9 +196,7 @@ async def edit_form(
 
 
 @admin_router.post("/rules/{ruleset_id}")
-async def edit(request: Request, db: DbDep, caller: OptionalCaller, ruleset_id: Id) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
+async def edit(request: Request, db: DbDep, caller: PageAdmin, ruleset_id: Id) -> Response:
     form = _submitted(await request.form())
     name, description = form.get("name", ""), form.get("description", "")
     async with db.transaction() as session:
@@ -244,9 +229,7 @@ async def edit(request: Request, db: DbDep, caller: OptionalCaller, ruleset_id: 
 
 
 @admin_router.post("/rules/{ruleset_id}/clone")
-async def clone(db: DbDep, caller: OptionalCaller, ruleset_id: Id) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
+async def clone(db: DbDep, caller: PageAdmin, ruleset_id: Id) -> Response:
     async with db.transaction() as session:
         source = await rulesets.get_ruleset(session, ruleset_id)
         made = await rulesets.clone_ruleset(session, await _actor(session, caller), source)
@@ -254,36 +237,28 @@ async def clone(db: DbDep, caller: OptionalCaller, ruleset_id: Id) -> Response:
 
 
 @admin_router.post("/rules/{ruleset_id}/archive")
-async def archive(db: DbDep, caller: OptionalCaller, ruleset_id: Id) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
+async def archive(db: DbDep, caller: PageAdmin, ruleset_id: Id) -> Response:
     async with db.transaction() as session:
         found = await rulesets.archive_ruleset(session, await _actor(session, caller), ruleset_id)
     return redirect(f"/admin/rules?notice={found.name}+archived.")
 
 
 @admin_router.post("/rules/{ruleset_id}/restore")
-async def restore(db: DbDep, caller: OptionalCaller, ruleset_id: Id) -> Response:
-    if (refusal := gate(caller)) is not None:
-        return refusal
+async def restore(db: DbDep, caller: PageAdmin, ruleset_id: Id) -> Response:
     async with db.transaction() as session:
         found = await rulesets.restore_ruleset(session, await _actor(session, caller), ruleset_id)
     return redirect(f"/admin/rules?notice={found.name}+restored.")
 
 
 @admin_router.post("/rules/{ruleset_id}/open")
-async def open_table(
-    request: Request, db: DbDep, caller: OptionalCaller, ruleset_id: Id
-) -> Response:
+async def open_table(request: Request, db: DbDep, caller: PageAdmin, ruleset_id: Id) -> Response:
     """Open a table with this configuration and the stakes typed in the form."""
-    if (refusal := gate(caller)) is not None:
-        return refusal
     form = _submitted(await request.form())
     try:
         async with db.transaction() as session:
             found = await rulesets.get_ruleset(session, ruleset_id)
             stakes = {
-                key: _int(form[key], rule_words.game_rules(found.game).info[key].label)
+                key: whole_number(form[key], rule_words.game_rules(found.game).info[key].label)
                 for key in rule_words.game_rules(found.game).stakes
                 if form.get(key, "").strip()
             }
@@ -293,10 +268,10 @@ async def open_table(
                 game=found.game,
                 rules=stakes,
                 ruleset_id=found.id,
-                seat_count=_int(form.get("seat_count", ""), "Seats"),
-                buy_in_min=cave or _int(form.get("buy_in_min", ""), "Smallest buy-in"),
-                buy_in_max=cave or _int(form.get("buy_in_max", ""), "Largest buy-in"),
-                turn_seconds=_int(form.get("turn_seconds", ""), "Turn timer"),
+                seat_count=whole_number(form.get("seat_count", ""), "Seats"),
+                buy_in_min=cave or whole_number(form.get("buy_in_min", ""), "Smallest buy-in"),
+                buy_in_max=cave or whole_number(form.get("buy_in_max", ""), "Largest buy-in"),
+                turn_seconds=whole_number(form.get("turn_seconds", ""), "Turn timer"),
             )
             table = await table_service.create_table(session, await _actor(session, caller), spec)
     except SalonError as error:
@@ -395,11 +370,11 @@ def _table_edit(table: GameTable, form: dict[str, str]) -> table_service.TableEd
     stakes: dict[str, Any] = {}
     for key in about.stakes:
         typed = form.get(key, "").strip()
-        stakes[key] = _int(typed, about.info[key].label) if typed else None
+        stakes[key] = whole_number(typed, about.info[key].label) if typed else None
     chosen = form.get("ruleset_id", "").strip()
-    ruleset_id = _int(chosen, "Configuration") if chosen else None
+    ruleset_id = whole_number(chosen, "Configuration") if chosen else None
     buy_in = {
-        key: _int(form[key], "Buy-in") if form.get(key, "").strip() else None
+        key: whole_number(form[key], "Buy-in") if form.get(key, "").strip() else None
         for key in ("buy_in_min", "buy_in_max")
     }
     name = form.get("table_name", "").strip()

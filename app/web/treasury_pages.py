@@ -20,14 +20,14 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import DbDep, OptionalCaller, csrf_protect
+from app.api.deps import Caller, DbDep, OptionalCaller, csrf_protect
 from app.api.schemas import Id
 from app.db.models import ChipRequestStatus, GameTable, User
-from app.errors import Forbidden, InvalidInput, SalonError
+from app.errors import InvalidInput, SalonError
 from app.services import chip_requests, ledger, members, overview, sessions, treasury
 from app.tables.latency import LatencyRecorder
-from app.web.admin_guards import ADMIN_PAGE_GUARDS
-from app.web.pages import _account, redirect, render
+from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
+from app.web.pages import redirect, render, render_account
 from app.ws.logins import LoginSockets
 
 PAGE_SIZE = 50
@@ -46,15 +46,6 @@ QueryText = Annotated[str, Query(max_length=32)]
 _DIGITS = re.compile(r"[0-9]{1,10}")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _KIND = re.compile(r"[a-z_]{1,32}")
-
-
-def _gate(caller: OptionalCaller) -> Response | None:
-    """A redirect to log in, or None for an admin; anyone else is refused."""
-    if caller is None:
-        return redirect("/login")
-    if not caller.is_admin:
-        raise Forbidden("admin_only", "Only the club's admins can do this.")
-    return None
 
 
 def _id(value: str, field: str) -> int | None:
@@ -161,12 +152,10 @@ async def _choices(session: AsyncSession) -> dict[str, Any]:
 async def ledger_page(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     where: FiltersDep,
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
 ) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
     named = treasury.NamedFilter(
         member_id=where.member_id,
         table_id=where.table_id,
@@ -204,10 +193,8 @@ def _sitting_filter(where: Filters) -> sessions.SittingFilter:
 
 @admin_router.get("/sessions")
 async def sessions_page(
-    request: Request, db: DbDep, caller: OptionalCaller, where: FiltersDep
+    request: Request, db: DbDep, caller: PageAdmin, where: FiltersDep
 ) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
     async with db.transaction() as session:
         rows = await sessions.sittings(session, _sitting_filter(where))
         # Settling needs everyone's nets: the member filter narrows the list, not this.
@@ -230,7 +217,7 @@ async def sessions_page(
 
 
 async def _requests_page(
-    request: Request, db: DbDep, caller: OptionalCaller, status_code: int = 200, **extra: Any
+    request: Request, db: DbDep, caller: Caller, status_code: int = 200, **extra: Any
 ) -> Response:
     async with db.transaction() as session:
         pending = await chip_requests.listing(session, status=ChipRequestStatus.PENDING)
@@ -252,9 +239,7 @@ async def _requests_page(
 
 
 @admin_router.get("/chip-requests")
-async def chip_requests_page(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+async def chip_requests_page(request: Request, db: DbDep, caller: PageAdmin) -> Response:
     return await _requests_page(request, db, caller)
 
 
@@ -262,13 +247,11 @@ async def chip_requests_page(request: Request, db: DbDep, caller: OptionalCaller
 async def decide_chip_request(
     request: Request,
     db: DbDep,
-    caller: OptionalCaller,
+    caller: PageAdmin,
     request_id: Id,
     verb: Literal["approve", "decline"],
     answer: Annotated[str, Form(max_length=1000)] = "",
 ) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
     assert caller is not None
     decide = chip_requests.approve if verb == "approve" else chip_requests.decline
     try:
@@ -283,11 +266,7 @@ async def decide_chip_request(
 
 
 @admin_router.get("/members/{member_id}")
-async def member_page(
-    request: Request, db: DbDep, caller: OptionalCaller, member_id: Id
-) -> Response:
-    if (gate := _gate(caller)) is not None:
-        return gate
+async def member_page(request: Request, db: DbDep, caller: PageAdmin, member_id: Id) -> Response:
     async with db.transaction() as session:
         member = await members.get_member(session, member_id)
         balance = await ledger.balance_of(session, ledger.member_account_key(member_id))
@@ -330,7 +309,9 @@ async def ask_for_chips(
         async with db.transaction() as session:
             await chip_requests.create(session, caller.user, int(amount), note)
     except SalonError as error:
-        return await _account(request, db, caller, error.status_code, chip_request_error=error)
+        return await render_account(
+            request, db, caller, error.status_code, chip_request_error=error
+        )
     return redirect("/account#chip-requests")
 
 

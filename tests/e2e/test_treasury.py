@@ -10,7 +10,7 @@ import io
 import secrets
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.ui import (
     DESKTOP,
@@ -57,6 +57,19 @@ def choose(page: Page, label: str, username: str) -> None:
     select = page.get_by_role("combobox", name=label, exact=True)
     option = select.get_by_role("option").filter(has_text=f"(@{username})")
     select.select_option(label=option.inner_text().strip())
+
+
+def whole_on_a_phone(movements: Locator, screen: Screen) -> None:
+    """Each movement is a card: its table does not scroll sideways, and who paid whom is
+    inside the screen and not cut."""
+    region = movements.locator("xpath=..")
+    assert region.evaluate("r => r.scrollWidth <= r.clientWidth"), "the movements scroll"
+    cells = movements.locator("td.move")
+    assert cells.count() > 0
+    for cell in cells.all():
+        box = cell.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= screen.width
+        assert cell.evaluate("c => c.scrollWidth <= c.clientWidth"), cell.inner_text()
 
 
 @pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["laptop", "phone"])
@@ -136,6 +149,8 @@ def test_chip_request_ledger_and_sessions(
     expect(lines).to_contain_text(f"Club bank → {display}")
     expect(lines).to_contain_text(f"{display} → {display}'s stack at 'Cajun {name}'")
     fits(admin)
+    if screen.mobile:
+        whole_on_a_phone(lines, screen)
     shot(admin, f"treasury-ledger-{name}")
     csv_link = admin.get_by_test_id("ledger-csv")
     exported = admin.request.get(f"{base}{csv_link.get_attribute('href')}")
