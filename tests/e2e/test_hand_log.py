@@ -119,6 +119,18 @@ def test_bourre_hand_log_winning_card_and_last_trick(
         }"""
     )
     assert inside, "the hand log spills out of its panel"
+    # Scrolled to its end, the log's top line names the hand the lines under it belong to.
+    for page in (laptop, phone):
+        top = page.locator("#hand-log").evaluate(
+            """log => {
+                log.scrollTop = log.scrollHeight;
+                const box = log.getBoundingClientRect();
+                const at = document.elementFromPoint(box.left + 8, box.top + 4);
+                return [log.scrollHeight > log.clientHeight, at && at.textContent,
+                        !!(at && at.closest('.log-line--hand'))];
+            }"""
+        )
+        assert top[2] and str(top[1]).startswith("Hand "), top
     shot(phone, "hand-log-phone")
     shot(laptop, "hand-log-laptop")
 
