@@ -75,7 +75,12 @@ class Settings(BaseSettings):
     # Login throttling: failures allowed per window, per client address and per username.
     login_max_failures: int = 10
     login_window_seconds: int = 300
-    db_pool_size: int = 10
+    # Postgres connections kept open for the whole process (no overflow: connections that
+    # open and close under load cost a handshake and their prepared statements each time).
+    db_pool_size: int = 20
+    # After start-up, move every object alive then (modules, templates, the tables loaded)
+    # out of the collector's sight: its pauses then scan only what play creates.
+    gc_freeze: bool = True
     # Pause between the end of a hand and the next deal (seconds).
     next_hand_seconds: float = 4.0
     # Table sockets: messages allowed per 2-second window (three times that closes the socket).

@@ -106,6 +106,8 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         data_dir=tmp_path,
         secret_key="test-secret-key-" + "x" * 32,
         login_max_failures=5,
+        # Many apps start and stop in one test process: freezing would keep their garbage.
+        gc_freeze=False,
     )
 
 

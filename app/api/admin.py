@@ -22,6 +22,7 @@ from app.api.schemas import (
     ChipMovementPublic,
     ClubPublic,
     ClubUpdate,
+    GcPausesPublic,
     Id,
     InviteCreate,
     InvitePublic,
@@ -41,6 +42,7 @@ from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
 from app.services import admin_chips, admin_log, club, ledger, members
 from app.services.audit import club_audit
+from app.tables.gc_pauses import GcPauses
 from app.tables.latency import LatencyRecorder
 
 KindQuery = Annotated[str | None, Query(pattern=r"^[a-z_]{1,32}$")]
@@ -275,18 +277,33 @@ def _latency(request: Request) -> LatencyRecorder:
     return recorder
 
 
+def _gc_pauses(request: Request) -> GcPauses:
+    pauses: GcPauses = request.app.state.tables.gc_pauses
+    return pauses
+
+
 LatencyDep = Annotated[LatencyRecorder, Depends(_latency)]
+GcPausesDep = Annotated[GcPauses, Depends(_gc_pauses)]
 
 
 @router.get("/latency")
-async def latency(recorder: LatencyDep) -> LatencyPublic:
+async def latency(recorder: LatencyDep, pauses: GcPausesDep) -> LatencyPublic:
     """Live tables since start-up (or the last reset): median and p99 time from an action
-    received to the last seated player's broadcast sent, in milliseconds."""
-    return LatencyPublic.model_validate(recorder.summary())
+    received to the last seated player's broadcast sent, in milliseconds; and the garbage
+    collector's pauses per generation over the same time."""
+    return LatencyPublic(
+        **dataclasses.asdict(recorder.summary()),
+        gc_pauses=[
+            GcPausesPublic(generation=generation, **dataclasses.asdict(summary))
+            for generation, summary in pauses.summary().items()
+        ],
+    )
 
 
 @router.delete("/latency", status_code=204)
-async def reset_latency(recorder: LatencyDep, caller: AdminCaller, db: DbDep) -> None:
+async def reset_latency(
+    recorder: LatencyDep, pauses: GcPausesDep, caller: AdminCaller, db: DbDep
+) -> None:
     """Forget the latencies measured so far (before a measurement)."""
     async with db.transaction() as session:
         await admin_log.record(
@@ -299,3 +316,4 @@ async def reset_latency(recorder: LatencyDep, caller: AdminCaller, db: DbDep) ->
             before=dataclasses.asdict(recorder.summary()),
         )
         recorder.reset()
+        pauses.reset()

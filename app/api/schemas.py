@@ -222,13 +222,25 @@ class ReturnedPublic(Output):
     chips: int
 
 
+class GcPausesPublic(Output):
+    """The garbage collector's pauses in one generation (ms): every table waits meanwhile."""
+
+    generation: int
+    count: int
+    median_ms: float | None
+    p99_ms: float | None
+    max_ms: float | None
+
+
 class LatencyPublic(Output):
-    """Live tables: time from an action received to the last seat's broadcast sent (ms)."""
+    """Live tables: time from an action received to the last seat's broadcast sent (ms),
+    and the collector's pauses over the same time."""
 
     count: int
     median_ms: float | None
     p99_ms: float | None
     max_ms: float | None
+    gc_pauses: list[GcPausesPublic] = []
 
 
 RequestKey = Annotated[StrictStr, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]

@@ -10,6 +10,11 @@ or a firewall may have dropped them); one used moments ago is not: asyncpg's che
 round trips (BEGIN, a query, ROLLBACK), which would triple the cost of a played card. If a
 busy connection turns out dead all the same, its statement fails and SQLAlchemy replaces
 every connection of the pool.
+
+Postgres connections stay open: the pool has no overflow, so a busy moment waits for a
+connection instead of opening one that is closed again when it comes back. A server on this
+machine (localhost, a Unix socket) is reached without TLS unless the URL asks for it
+(`?ssl=`): asyncpg's default tries TLS first, a handshake for nothing on a local socket.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from sqlalchemy import event
 from sqlalchemy.exc import DisconnectionError
@@ -66,12 +72,27 @@ def _ping_when_idle(engine: AsyncEngine) -> None:
             raise DisconnectionError("a pooled connection was dropped") from error  # retried
 
 
-def create_engine(url: str, *, pool_size: int = 10, null_pool: bool = False) -> AsyncEngine:
+LOCAL_HOSTS = {"", "localhost", "127.0.0.1", "::1"}
+
+
+def is_local_without_tls_asked(url: str) -> bool:
+    """A Postgres URL to this machine that says nothing of TLS."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    if "ssl" in query or "sslmode" in query:
+        return False
+    socket_dir = query.get("host", [""])[0]
+    return (parts.hostname or "") in LOCAL_HOSTS or socket_dir.startswith("/")
+
+
+def create_engine(url: str, *, pool_size: int = 20, null_pool: bool = False) -> AsyncEngine:
     kwargs: dict[str, Any] = {}
+    if url.startswith("postgresql") and is_local_without_tls_asked(url):
+        kwargs["connect_args"] = {"ssl": False}
     if null_pool:
         kwargs["poolclass"] = NullPool
     elif url.startswith("postgresql"):
-        kwargs.update(pool_size=pool_size, max_overflow=pool_size)
+        kwargs.update(pool_size=pool_size, max_overflow=0)
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine)
@@ -83,7 +104,7 @@ def create_engine(url: str, *, pool_size: int = 10, null_pool: bool = False) -> 
 class Database:
     """The app's one engine and its session factory."""
 
-    def __init__(self, url: str, *, pool_size: int = 10, null_pool: bool = False) -> None:
+    def __init__(self, url: str, *, pool_size: int = 20, null_pool: bool = False) -> None:
         self.url = url
         self.engine = create_engine(url, pool_size=pool_size, null_pool=null_pool)
         self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)

@@ -299,6 +299,13 @@ async def list_tables(session: AsyncSession) -> list[GameTable]:
     return list((await session.scalars(query)).all())
 
 
+async def open_table_ids(session: AsyncSession) -> list[int]:
+    """The ids of every table that is not closed, oldest first (their actors start at
+    start-up)."""
+    query = select(GameTable.id).where(GameTable.status != TableStatus.CLOSED)
+    return list((await session.scalars(query.order_by(GameTable.id))).all())
+
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     seat_no: int

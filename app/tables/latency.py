@@ -13,6 +13,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 # Enough for a long bench at a hundred busy tables; older samples drop off.
@@ -47,14 +48,15 @@ class LatencyRecorder:
         self._by_table.clear()
 
     def summary(self) -> LatencySummary:
-        return _summary(self._samples)
+        return summarise(self._samples)
 
     def by_table(self) -> dict[int, LatencySummary]:
         """Each table's last `MAX_SAMPLES_PER_TABLE` latencies, summarised."""
-        return {table: _summary(samples) for table, samples in sorted(self._by_table.items())}
+        return {table: summarise(samples) for table, samples in sorted(self._by_table.items())}
 
 
-def _summary(recorded: deque[float]) -> LatencySummary:
+def summarise(recorded: Iterable[float]) -> LatencySummary:
+    """Count, median, p99 and maximum of some durations in milliseconds."""
     samples = sorted(recorded)
     if not samples:
         return LatencySummary(count=0, median_ms=None, p99_ms=None, max_ms=None)

@@ -8,14 +8,13 @@ timers run again.
 from __future__ import annotations
 
 import asyncio
+import gc
 
-from sqlalchemy import select
-
-from app.db.models import GameTable, TableStatus
 from app.db.session import Database
 from app.services import tables as table_service
 from app.tables.actor import RuntimeSettings, TableActor
 from app.tables.clock import Clock
+from app.tables.gc_pauses import GcPauses
 from app.tables.latency import LatencyRecorder
 
 
@@ -26,20 +25,22 @@ class TableManager:
         self.settings = settings
         # Action-to-broadcast latency of every table, for the admins (GET /api/admin/latency).
         self.latency = LatencyRecorder()
+        # The collector's pauses, which stop every table at once (same endpoint).
+        self.gc_pauses = GcPauses()
         self.actors: dict[int, TableActor] = {}
         self._lock = asyncio.Lock()
 
-    async def start(self) -> None:
+    async def start(self, *, freeze: bool = False) -> None:
+        """Bring back every table not closed. `freeze`: then hide everything alive from the
+        garbage collector (see Settings.gc_freeze); garbage is collected first, not kept."""
         async with self.db.transaction() as session:
-            ids = list(
-                (
-                    await session.scalars(
-                        select(GameTable.id).where(GameTable.status != TableStatus.CLOSED)
-                    )
-                ).all()
-            )
+            ids = await table_service.open_table_ids(session)
         for table_id in ids:
             await self.actor(table_id)
+        self.gc_pauses.install()
+        if freeze:
+            gc.collect()
+            gc.freeze()
 
     async def actor(self, table_id: int) -> TableActor:
         """The table's actor, started (and its state loaded) if it was not running."""
@@ -58,6 +59,7 @@ class TableManager:
         return actor
 
     async def stop(self) -> None:
+        self.gc_pauses.uninstall()
         for actor in list(self.actors.values()):
             await actor.stop()
         self.actors.clear()

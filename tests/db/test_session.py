@@ -66,3 +66,31 @@ async def test_a_single_statement_is_committed_when_it_returns(db: Database) -> 
             assert await session.scalar(select(Club.name)) == "Solo"
     finally:
         await other.dispose()
+
+
+@pytest.mark.parametrize(
+    ("url", "local_plain"),
+    [
+        ("postgresql+asyncpg://salon@127.0.0.1:5432/salon", True),
+        ("postgresql+asyncpg://salon@localhost/salon", True),
+        ("postgresql+asyncpg://salon@[::1]/salon", True),
+        ("postgresql+asyncpg://salon@/salon?host=/var/run/postgresql", True),
+        ("postgresql+asyncpg://salon@127.0.0.1/salon?ssl=require", False),
+        ("postgresql+asyncpg://salon@db.example.org/salon", False),
+    ],
+)
+def test_tls_is_skipped_only_for_this_machine_and_only_unless_asked(
+    url: str, local_plain: bool
+) -> None:
+    assert db_session.is_local_without_tls_asked(url) is local_plain
+
+
+async def test_connections_stay_open_in_a_pool_without_overflow(postgres_url: str) -> None:
+    database = Database(postgres_url, pool_size=3)
+    try:
+        pool = database.engine.sync_engine.pool
+        assert pool.size() == 3 and getattr(pool, "_max_overflow", None) == 0
+        pids = {await _backend(database) for _ in range(5)}
+        assert len(pids) == 1  # one at a time: the same connection, kept open
+    finally:
+        await database.dispose()
