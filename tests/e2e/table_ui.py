@@ -15,6 +15,7 @@ from typing import Any
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.ui import (
+    DESKTOP,
     PHONE,
     LiveServer,
     NewPage,
@@ -28,6 +29,10 @@ from tests.e2e.ui import (
 
 # A hand is dealt a couple of seconds after enough players are ready.
 DEAL_TIMEOUT_MS = 20_000
+
+
+# The lobby form's standard buy-in limits at a Bourré table.
+LOBBY_BUY_IN_RANGE = (50, 500)
 
 
 def create_table(page: Page, base: str, *, name: str, game: str, seats: int) -> int:
@@ -175,9 +180,31 @@ def seat_players(
     game: str,
     names: list[str],
     buy_in: int,
+    through_pages: bool = False,
 ) -> Seated:
-    """Three members register (the last on a phone); the owner approves them, grants chips
-    and opens a table, paused while they join from the lobby; then play resumes."""
+    """Members sit down at a new three-seat table of the owner's (the last on a phone),
+    paused while they do; then play resumes and hand 1 is dealt. The table has the lobby
+    form's standard settings.
+
+    `through_pages`: as people do it — each registers on the form, the owner approves them
+    and grants chips on the dashboard and opens the table from the lobby, and each joins
+    from the lobby. Otherwise the same is done through the API from the same pages (those
+    pages have their own tests), which saves most of a minute a test."""
+    if not through_pages:
+        screens = [DESKTOP] * (len(names) - 1) + [PHONE]
+        owner, _, players = quick_table(
+            live_server,
+            new_page,
+            game=game,
+            seats=3,
+            names=names,
+            screens=screens,
+            buy_in=buy_in,
+            buy_in_range=LOBBY_BUY_IN_RANGE if game == "bourre" else None,
+        )
+        resume(owner)
+        wait_for_the_deal([page for page, _, _ in players])
+        return players
     base = live_server.base_url
     players = []
     for n, name in enumerate(names):
@@ -197,10 +224,14 @@ def seat_players(
             shot(page, f"lobby-{game}")
         join_from_lobby(page, base, table_id, buy_in, START)
     resume(owner)
-    for page, _, _ in players:
+    wait_for_the_deal([page for page, _, _ in players])
+    return players
+
+
+def wait_for_the_deal(pages: Sequence[Page]) -> None:
+    for page in pages:
         expect(page.locator("#prompt")).not_to_have_text("The table is paused.")
         expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
-    return players
 
 
 # ---------------------------------------------------------------- quick tables
@@ -241,15 +272,22 @@ def quick_table(
     names: Sequence[str],
     screens: Sequence[Screen],
     buy_in: int = 100,
+    buy_in_range: tuple[int, int] | None = None,
+    turn_seconds: int = 300,
 ) -> tuple[Page, int, Seated]:
     """The owner opens a paused table of `seats` seats; one member per name registers on a
     page of the matching screen, is approved, granted chips and sits in the next seat. The
     table stays paused (`resume` deals). Returns the owner's page (on the table), the
-    table's id and the seated players."""
+    table's id and the seated players. `buy_in_range`: a Bourré table's smallest and
+    largest buy-in (`buy_in` to five times it unless given)."""
     base = live_server.base_url
     owner = new_page()
     log_in(owner, base, live_server.owner_username, live_server.owner_password)
     cave = {"cave": buy_in} if game == "bouillotte" else {"ante": 1}
+    if game == "bouillotte":
+        low, high = buy_in, buy_in
+    else:
+        low, high = buy_in_range or (buy_in, 5 * buy_in)
     table = call_api(
         owner,
         "POST",
@@ -259,9 +297,9 @@ def quick_table(
             "game": game,
             "seat_count": seats,
             "rules": cave,
-            "buy_in_min": buy_in,
-            "buy_in_max": buy_in if game == "bouillotte" else 5 * buy_in,
-            "turn_seconds": 300,
+            "buy_in_min": low,
+            "buy_in_max": high,
+            "turn_seconds": turn_seconds,
         },
     )
     table_id = int(table["id"])
@@ -356,38 +394,22 @@ def seat_players_with_timer(
     buy_in: int,
     turn_seconds: int,
 ) -> Seated:
-    """As `seat_players` (the last player on a phone), at a table whose turn timer is
-    `turn_seconds`: the timer then plays for whoever does not act."""
-    base = live_server.base_url
-    players = []
-    for n, name in enumerate(names):
-        page = new_page(PHONE) if n == len(names) - 1 else new_page()
-        username = f"{name.lower()}{secrets.token_hex(2)}"
-        assert register(page, base, username, PASSWORD, name), "approval is required"
-        players.append((page, username, name))
-    owner = new_page()
-    log_in(owner, base, live_server.owner_username, live_server.owner_password)
-    for _, username, _ in players:
-        approve(owner, username)
-        grant_chips(owner, username, START, "Club night")
-    owner.goto(f"{base}/lobby")
-    form = owner.locator("#create-table")
-    form.get_by_label("Name").fill(f"{names[0]}'s quick {game}")
-    form.get_by_label("Bourré" if game == "bourre" else "Bouillotte", exact=True).check()
-    form.get_by_label("Seats").fill(str(len(names)))
-    form.get_by_label("Turn timer (s)").fill(str(turn_seconds))
-    form.get_by_role("button", name="Open the table").click()
-    expect(owner).to_have_url(re.compile(r"/tables/\d+$"))
-    expect(owner.locator("#connection")).to_have_text("Connected")
-    table_id = int(owner.url.rsplit("/", 1)[1])
-    owner.get_by_role("button", name="Pause").click()
-    expect(owner.get_by_role("button", name="Resume")).to_be_visible()
-    for page, username, _ in players:
-        member_at_table(page, base, username, PASSWORD)
-        join_from_lobby(page, base, table_id, buy_in, START)
+    """As `seat_players` (the last player on a phone), at a table of as many seats as names
+    whose turn timer is `turn_seconds`: the timer then plays for whoever does not act."""
+    screens = [DESKTOP] * (len(names) - 1) + [PHONE]
+    owner, _, players = quick_table(
+        live_server,
+        new_page,
+        game=game,
+        seats=len(names),
+        names=names,
+        screens=screens,
+        buy_in=buy_in,
+        buy_in_range=LOBBY_BUY_IN_RANGE if game == "bourre" else None,
+        turn_seconds=turn_seconds,
+    )
     resume(owner)
-    for page, _, _ in players:
-        expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
+    wait_for_the_deal([page for page, _, _ in players])
     return players
 
 

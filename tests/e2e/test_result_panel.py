@@ -31,8 +31,9 @@ def test_the_result_stays_until_closed_or_needed_and_reopens(
     for page in pages:
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#result h2")).to_have_text("Hand 1")
-    shot(laptop, "result-laptop")
-    shot(phone, "result-phone")
+    # Read within the pause before the next deal (the laptop's first: the next hand's
+    # cards take the space there), the pictures after.
+    expect_readable(laptop, laptop.locator("#result .result-players li"))
     # On the phone: every row of the result, the next-pot line and the countdown whole,
     # inside the window, uncovered; nothing wider than the screen.
     result = phone.locator("#result")
@@ -41,8 +42,9 @@ def test_the_result_stays_until_closed_or_needed_and_reopens(
     expect_readable(phone, result.locator(".result-players li"))
     expect_readable(phone, result.get_by_test_id("carry").locator(".."))
     expect_readable(phone, result.locator("#next-hand"))
-    expect_readable(laptop, laptop.locator("#result .result-players li"))
     assert phone.evaluate(NO_SIDEWAYS)
+    shot(laptop, "result-laptop")
+    shot(phone, "result-phone")
 
     # The laptop's player closes it: it stays closed while the others read on.
     laptop.get_by_role("button", name="Close the result").click()

@@ -57,8 +57,15 @@ def test_a_bourre_hand_played_in_three_browsers(
     live_server: LiveServer, new_page: NewPage, shot: Shot
 ) -> None:
     buy_in = 200
+    # Set up as people do it, through the forms and the lobby (other tests use the API).
     players = seat_players(
-        live_server, new_page, shot, game="bourre", names=["Ada", "Basile", "Cora"], buy_in=buy_in
+        live_server,
+        new_page,
+        shot,
+        game="bourre",
+        names=["Ada", "Basile", "Cora"],
+        buy_in=buy_in,
+        through_pages=True,
     )
     pages = [p for p, _, _ in players]
     for page in pages:
