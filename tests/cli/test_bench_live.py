@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+from tests.databases import create_postgres_database, drop_postgres_database
 from tests.live import salon, salon_env
 
 
@@ -12,11 +14,18 @@ def test_bench_live_prints_latency_figures(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'bench.db'}"
     env = salon_env(tmp_path)
     result = salon(
-        "bench", "live", "--database-url", url, "--tables", "1", "--actions", "6", env=env
-    )
+        "bench", "live", "--database-url", url, "--tables", "1", "--actions", "6", "--no-floor",
+        env=env,
+    )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["tables"] == 1 and summary["actions"] == 6
+    assert summary["actions_per_second"] > 0 and summary["errors"] >= 0
+    assert summary["gave_up"] == []
+    # The server's memory, before seating and with every socket open.
+    assert summary["server_rss_before_mb"] > 0 and summary["server_rss_mb"] > 0
+    assert abs(summary["rss_kb_per_table"] - 4 * summary["rss_kb_per_socket"]) < 1
+    assert summary["floor_skipped"] == "--no-floor" and summary["p99_over_floor"] is None
     assert 0 < summary["median_ms"] <= summary["p99_ms"] <= summary["max_ms"]
     # The server timed the same actions. Its figures are not bounded by the clients': the
     # server stamps a broadcast once its send returns, which on a busy machine can be after
@@ -35,7 +44,7 @@ def test_bench_live_buys_new_caves_and_spreads_its_clients(tmp_path: Path) -> No
     url = f"sqlite+aiosqlite:///{tmp_path / 'bench.db'}"
     result = salon(
         "bench", "live", "--database-url", url, "--game", "bouillotte",
-        "--tables", "2", "--actions", "60", "--clients", "2",
+        "--tables", "2", "--actions", "60", "--clients", "2", "--no-floor",
         env=salon_env(tmp_path),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
@@ -45,3 +54,38 @@ def test_bench_live_buys_new_caves_and_spreads_its_clients(tmp_path: Path) -> No
     # close their sockets as soon as they have played their share, so the last action of
     # each table may find one closed: at most one per table goes unmeasured.
     assert 120 - 2 <= summary["server_actions"] <= 120
+
+
+def _floor_run(tmp_path: Path, url: str) -> dict[str, Any]:
+    result = salon(
+        "bench", "live", "--database-url", url, "--tables", "1", "--actions", "8",
+        "--clients", "1",
+        env=salon_env(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    summary: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    # The bare floor plays the same shape: the same tables and actions, timed both ways.
+    assert summary["floor_skipped"] is None and summary["floor_errors"] == 0
+    assert summary["floor_server_p99_ms"] > 0 and summary["floor_p99_ms"] > 0
+    assert summary["floor_actions_per_second"] > 0
+    assert summary["p99_over_floor"] > 0 and summary["server_p99_over_floor"] > 0
+    assert "Salon's p99 over it" in result.stdout
+    return summary
+
+
+def test_bench_live_measures_against_a_floor(tmp_path: Path) -> None:
+    summary = _floor_run(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'bench.db'}")
+    # The write-ahead floor needs Postgres: said so, and no figures.
+    assert summary["floor_insert_skipped"] == "the insert floor needs Postgres"
+    assert summary["floor_insert_p99_ms"] is None and summary["p99_over_floor_insert"] is None
+
+
+def test_bench_live_measures_against_a_floor_that_writes_ahead(tmp_path: Path) -> None:
+    url = create_postgres_database()
+    try:
+        summary = _floor_run(tmp_path, url)
+    finally:
+        drop_postgres_database(url)
+    assert summary["floor_insert_skipped"] is None and summary["floor_insert_errors"] == 0
+    assert summary["floor_insert_server_p99_ms"] > 0 and summary["floor_insert_p99_ms"] > 0
+    assert summary["p99_over_floor_insert"] > 0 and summary["server_p99_over_floor_insert"] > 0
