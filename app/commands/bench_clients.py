@@ -26,7 +26,7 @@ from websockets.asyncio.client import ClientConnection
 
 # How long a table may show no change before the bench gives up on it.
 STUCK_SECONDS = 30.0
-# How long the bench waits for a client process to report.
+# How long the bench waits for a client process to open its sockets.
 CLIENT_SECONDS = 600.0
 
 T = TypeVar("T")
@@ -156,23 +156,32 @@ async def _in_processes(
     for process in processes:
         process.start()
 
-    async def report(expected: str) -> Any:
-        try:
-            kind, value = await asyncio.to_thread(reports.get, timeout=CLIENT_SECONDS)
-        except queue.Empty:
-            raise RuntimeError("bench live: a client process stopped answering") from None
+    async def report(expected: str, patience: float | None) -> Any:
+        """The next report. Waiting for one is bounded by `patience` when given (opening
+        the sockets), else only by the processes staying alive: a long play is no fault,
+        and a stuck table's robots give up on their own."""
+        waited = 0.0
+        while True:
+            try:
+                kind, value = await asyncio.to_thread(reports.get, timeout=1.0)
+                break
+            except queue.Empty:
+                waited += 1.0
+                died = any(p.exitcode not in (None, 0) for p in processes)
+                if died or (patience is not None and waited > patience):
+                    raise RuntimeError("bench live: a client process stopped answering") from None
         if kind != expected:
             raise RuntimeError(f"bench live: a client process failed:\n{value}")
         return value
 
     try:
         for _ in processes:
-            await report("ready")
+            await report("ready", CLIENT_SECONDS)
         await start()
         go.set()
         outcome = Outcome()
         for _ in processes:
-            outcome.merge(await report("done"))
+            outcome.merge(await report("done", None))
     finally:
         go.set()
         for process in processes:
