@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import orjson
+import pytest
+from websockets.asyncio.server import ServerConnection, serve
+
+from app.commands import bench_clients, bench_live
+from app.commands.bench_clients import Outcome, Play, TablePlan
+from app.commands.bench_live import _drive
 from tests.databases import create_postgres_database, drop_postgres_database
 from tests.live import salon, salon_env
 
@@ -89,3 +97,72 @@ def test_bench_live_measures_against_a_floor_that_writes_ahead(tmp_path: Path) -
     assert summary["floor_insert_skipped"] is None and summary["floor_insert_errors"] == 0
     assert summary["floor_insert_server_p99_ms"] > 0 and summary["floor_insert_p99_ms"] > 0
     assert summary["p99_over_floor_insert"] > 0 and summary["server_p99_over_floor_insert"] > 0
+
+
+class _FakeTable:
+    """A table server for the robots alone: seat 0 always has `pass` to play. It refuses
+    the first action (or, `silent`, never answers one) and answers a resync with a snapshot."""
+
+    VIEW: ClassVar[dict[str, Any]] = {
+        "hand": {"phase": "play", "to_act": [0], "legal_actions": [{"action": "pass"}]}
+    }
+
+    def __init__(self, *, silent: bool = False) -> None:
+        self.silent = silent
+        self.version = 1
+        self.refused = 0
+        self.resyncs = 0
+        self.sockets: set[ServerConnection] = set()
+
+    def snapshot(self) -> str:
+        return orjson.dumps(
+            {"type": "snapshot", "version": self.version, "view": self.VIEW}
+        ).decode()
+
+    async def serve(self, ws: ServerConnection) -> None:
+        self.sockets.add(ws)
+        await ws.send(self.snapshot())
+        async for raw in ws:
+            message = orjson.loads(raw)
+            if message["type"] == "resync":
+                self.resyncs += 1
+                await ws.send(self.snapshot())
+            elif self.silent:
+                continue
+            elif not self.refused:
+                self.refused += 1
+                error = {"type": "error", "code": "stale_version", "ref": message["id"]}
+                await ws.send(orjson.dumps(error).decode())
+            else:
+                self.version += 1
+                for peer in self.sockets:
+                    await peer.send(self.snapshot())
+
+
+async def _robots_at(table: _FakeTable, actions: int) -> Outcome:
+    async with serve(table.serve, "127.0.0.1", 0) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        play = Play(f"http://127.0.0.1:{port}", "bourre", actions, think=0, buy_in=10_000)
+        plan = TablePlan(table_id=1, seed=0.5, cookies=[{"salon_session": "x"}] * 4)
+
+        async def ready() -> None:
+            return None
+
+        return await _drive(play, [plan], ready)
+
+
+async def test_a_refused_action_is_counted_and_the_robot_looks_again() -> None:
+    table = _FakeTable()
+    outcome = await asyncio.wait_for(_robots_at(table, actions=2), 10)
+    assert outcome.errors == 1 and table.resyncs == 1
+    assert len(outcome.samples) == 2 and outcome.gave_up == []
+
+
+async def test_a_table_that_never_answers_is_given_up_not_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench_clients, "STUCK_SECONDS", 0.3)
+    monkeypatch.setattr(bench_live, "STUCK_SECONDS", 0.3)
+    outcome = await asyncio.wait_for(_robots_at(_FakeTable(silent=True), actions=2), 10)
+    assert outcome.samples == []
+    assert len(outcome.gave_up) == 1 and "had no answer" in outcome.gave_up[0]
