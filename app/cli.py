@@ -215,6 +215,7 @@ def cmd_bench_live(args: argparse.Namespace) -> int:
         args.seed,
         args.think_ms,
         args.clients,
+        floor=not args.no_floor,
     )
 
 
@@ -327,6 +328,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     live.add_argument(
         "--clients", type=int, default=2, help="spread the robots' sockets over N processes"
+    )
+    live.add_argument(
+        "--no-floor",
+        action="store_true",
+        help="skip the floor runs (a bare broadcast server, then one with an INSERT per action)",
     )
     live.set_defaults(func=cmd_bench_live)
     hands = benchmark(

@@ -1,4 +1,4 @@
-"""``salon bench live``: action latency at live tables, measured twice.
+"""``salon bench live``: action latency at live tables, measured twice, against a floor.
 
 Starts ``salon serve`` on a scratch database, seats robot players at N tables over the REST
 API, and lets them play over real WebSockets. Two figures come out, each as median and p99
@@ -10,6 +10,19 @@ API, and lets them play over real WebSockets. Two figures come out, each as medi
 - **end to end**: from the moment the acting robot sends the action to the moment the *last*
   seat at that table has received the resulting snapshot: the server's figure plus the
   loopback and the robots' own reading, so an upper bound of it.
+
+Beside them: accepted actions per second over the timed play, the error frames the robots
+read (refused actions and any other), and the server process's memory (``VmRSS``) before
+the tables are opened and once every socket is open, put down to each table and to each
+socket. A robot whose action is refused asks for the table as it is now and chooses again;
+a table that shows no progress for ``STUCK_SECONDS`` is given up, said, and the command
+exits with status 1 after printing the figures of the rest.
+
+Then the **floor** (`bench_floor`, its own process): the same tables, seats, actions per
+table, think times and client processes, played against a bare broadcast server, and on
+Postgres again against one that first commits an ``INSERT`` per action (skipped, and said
+so, on SQLite). Salon's p99s are printed as multiples of the floors' (``--no-floor`` skips
+them).
 
 ``--think-ms`` makes robots pause before acting like people do; without it every table acts
 as fast as the server answers, which measures the server at saturation. ``--clients`` spreads
@@ -26,46 +39,42 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import multiprocessing
-import multiprocessing.queues
-import multiprocessing.synchronize
 import os
-import queue
 import random
 import secrets
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import traceback
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
+from app.commands.bench_clients import (
+    STUCK_SECONDS,
+    GaveUp,
+    Outcome,
+    Play,
+    Ready,
+    Seat,
+    TablePlan,
+    bounded,
+    free_port,
+    percentiles,
+    play_tables,
+    rss_mb,
+    wait_version,
+)
 from app.db.models import MemberStatus, Role
 from app.db.session import Database
 from app.services import club, ledger, members
 
 PLAYERS_PER_TABLE = 4
 TABLES_PER_ROBOT = 8  # a member may keep eight table sockets open
-# How long a table may show no change before the bench gives up on it.
-STUCK_SECONDS = 30.0
-# How long the bench waits for a client process to report.
-CLIENT_SECONDS = 600.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+SHOWN_STUCK = 3
 
 
 async def _server_figures(owner: httpx.AsyncClient, expected: int) -> dict[str, Any]:
@@ -111,47 +120,6 @@ async def _seed(url: str, robots: int, password: str) -> None:
         await db.dispose()
 
 
-@dataclass(frozen=True, slots=True)
-class _Play:
-    """What every client process needs to know to play (sent to each one, so picklable)."""
-
-    base: str  # http://127.0.0.1:PORT
-    game: str
-    actions: int
-    think: float
-    buy_in: int
-
-
-@dataclass(frozen=True, slots=True)
-class _TablePlan:
-    table_id: int
-    seed: float
-    # Per seat, the session cookies of the robot seated there.
-    cookies: list[dict[str, str]]
-
-
-class _Seat:
-    def __init__(self, ws: ClientConnection, cookies: dict[str, str]) -> None:
-        self.ws = ws
-        self.cookies = cookies
-        self.version = -1
-        self.view: dict[str, Any] = {}
-        self.changed = asyncio.Event()
-        # Ids of this robot's actions the table refused (acted on a view already stale).
-        self.refused: set[str] = set()
-
-    async def read(self) -> None:
-        async for raw in self.ws:
-            frame = orjson.loads(raw)
-            if frame["type"] == "snapshot":
-                self.version = frame["version"]
-                self.view = frame["view"]
-                self.changed.set()
-            elif frame["type"] == "error" and frame.get("ref"):
-                self.refused.add(frame["ref"])
-                self.changed.set()
-
-
 async def _login(client: httpx.AsyncClient, name: str, password: str) -> None:
     token = (await client.get("/api/auth/csrf")).json()["csrf_token"]
     response = await client.post(
@@ -162,13 +130,7 @@ async def _login(client: httpx.AsyncClient, name: str, password: str) -> None:
     response.raise_for_status()
 
 
-async def _wait_version(seat: _Seat, version: int) -> None:
-    while seat.version < version:
-        seat.changed.clear()
-        await seat.changed.wait()
-
-
-async def _accepted(seat: _Seat, version: int, client_id: str) -> bool:
+async def _accepted(seat: Seat, version: int, client_id: str) -> bool:
     """Whether the table took the action sent as `client_id` on `version`: it moves on past
     that version, or answers with a refusal naming the action (then it is not timed: the
     table moving on for another reason is no answer to it)."""
@@ -180,6 +142,21 @@ async def _accepted(seat: _Seat, version: int, client_id: str) -> bool:
     return False
 
 
+async def _resync(seat: Seat, table_id: int) -> None:
+    """After a refusal, ask for the table as it is now: the server answers a resync with
+    the missed events and a snapshot even when nothing changed, so the robot chooses again
+    from a fresh view instead of repeating what was refused, or waiting for nothing."""
+    seen = seat.snapshots
+    await seat.ws.send(orjson.dumps({"type": "resync", "version": max(seat.version, 0)}).decode())
+
+    async def answered() -> None:
+        while seat.snapshots == seen:
+            seat.changed.clear()
+            await seat.changed.wait()
+
+    await bounded(answered(), f"table {table_id}: a resync had no answer")
+
+
 def _needs_chips(game: str, stack: int, buy_in: int) -> bool:
     """Whether a robot should buy in again before the next hand: at Bouillotte once its cave
     is gone (the only time a new one may be bought), at Bourré once it runs low."""
@@ -189,7 +166,7 @@ def _needs_chips(game: str, stack: int, buy_in: int) -> bool:
 _top_ups = itertools.count(1)
 
 
-async def _top_up_broke(play: _Play, plan: _TablePlan, seats: list[_Seat]) -> bool:
+async def _top_up_broke(play: Play, plan: TablePlan, seats: list[Seat]) -> bool:
     """Between hands, every robot short of chips buys in again; True if one did."""
     bought = False
     for info in seats[0].view.get("seats", []):
@@ -210,38 +187,61 @@ async def _top_up_broke(play: _Play, plan: _TablePlan, seats: list[_Seat]) -> bo
     return bought
 
 
-async def _wait_change(play: _Play, plan: _TablePlan, seats: list[_Seat]) -> None:
+async def _wait_change(plan: TablePlan, seats: list[Seat]) -> None:
     seats[0].changed.clear()
     try:
         await asyncio.wait_for(seats[0].changed.wait(), STUCK_SECONDS)
     except TimeoutError:
         stacks = [s.get("stack") for s in seats[0].view.get("seats", [])]
         hand = seats[0].view.get("hand")
-        raise RuntimeError(
-            f"bench live: table {plan.table_id} showed no change for {STUCK_SECONDS:.0f} s "
+        raise GaveUp(
+            f"table {plan.table_id} showed no change for {STUCK_SECONDS:.0f} s "
             f"(hand: {hand and {k: hand.get(k) for k in ('phase', 'to_act')}}, "
             f"stacks: {stacks}, next hand in: {seats[0].view.get('next_hand_in')})"
         ) from None
 
 
 async def _play_table(
-    play: _Play, plan: _TablePlan, seats: list[_Seat], rng: random.Random
-) -> list[float]:
+    play: Play, plan: TablePlan, seats: list[Seat], rng: random.Random, outcome: Outcome
+) -> None:
+    """Play one table until it has `play.actions` timed actions, or give up on it (said in
+    `outcome`) when it makes no progress for `STUCK_SECONDS`: a refusal, a lost frame or a
+    table that stopped dealing never hangs the bench."""
     samples: list[float] = []
+    try:
+        await _play_timed(play, plan, seats, rng, samples)
+    except GaveUp as stuck:
+        outcome.gave_up.append(str(stuck))
+    outcome.samples.extend(samples)  # those timed before giving up still count
+
+
+async def _play_timed(
+    play: Play, plan: TablePlan, seats: list[Seat], rng: random.Random, samples: list[float]
+) -> None:
     ids = 0
+    progress = time.perf_counter()
     while len(samples) < play.actions:
+        if time.perf_counter() - progress > STUCK_SECONDS:
+            raise GaveUp(f"table {plan.table_id}: no action accepted for {STUCK_SECONDS:.0f} s")
         view = seats[0].view
         hand = view.get("hand")
         if not hand or hand.get("phase") == "over" or not hand.get("to_act"):
             if not hand:
                 before = seats[0].version
                 if await _top_up_broke(play, plan, seats):
-                    await _wait_version(seats[0], before + 1)
+                    await bounded(
+                        wait_version(seats[0], before + 1),
+                        f"table {plan.table_id}: a top-up was never shown",
+                    )
+                    progress = time.perf_counter()
                     continue
-            await _wait_change(play, plan, seats)
+            await _wait_change(plan, seats)
             continue
         actor = seats[hand["to_act"][0]]
-        await _wait_version(actor, seats[0].version)
+        await bounded(
+            wait_version(actor, seats[0].version),
+            f"table {plan.table_id}: seat {hand['to_act'][0]} fell behind",
+        )
         legal = (actor.view.get("hand") or {}).get("legal_actions") or []
         if not legal:
             await asyncio.sleep(0.001)
@@ -260,21 +260,28 @@ async def _play_table(
         message = {"type": "action", "id": f"b{ids}", "version": before, **choice}
         started = time.perf_counter()
         await actor.ws.send(orjson.dumps(message).decode())
-        if not await _accepted(actor, before, message["id"]):
+        took = await bounded(
+            _accepted(actor, before, message["id"]),
+            f"table {plan.table_id}: action {message['id']} had no answer",
+        )
+        if not took:  # counted among the errors; look again before choosing again
+            await _resync(actor, plan.table_id)
             continue
         target = actor.version
-        await asyncio.gather(*(_wait_version(s, target) for s in seats))
+        await bounded(
+            asyncio.gather(*(wait_version(s, target) for s in seats)),
+            f"table {plan.table_id}: an action reached not every seat",
+        )
         samples.append((time.perf_counter() - started) * 1000)
-    return samples
+        progress = time.perf_counter()
 
 
-async def _drive(
-    play: _Play, plans: list[_TablePlan], ready: Callable[[], Awaitable[None]]
-) -> list[float]:
-    """Open every seat's socket at these tables, wait for `ready`, then play; the samples."""
+async def _drive(play: Play, plans: list[TablePlan], ready: Ready) -> Outcome:
+    """Open every seat's socket at these tables, wait for `ready`, then play; the outcome."""
     host = play.base.removeprefix("http://")
-    tables: list[list[_Seat]] = []
+    tables: list[list[Seat]] = []
     readers: list[asyncio.Task[None]] = []
+    outcome = Outcome()
     try:
         for plan in plans:
             seats = []
@@ -286,14 +293,14 @@ async def _drive(
                     origin=play.base,  # type: ignore[arg-type]
                     max_size=2**20,
                 )
-                seat = _Seat(ws, cookies)
+                seat = Seat(ws, cookies)
                 readers.append(asyncio.create_task(seat.read()))
                 seats.append(seat)
             tables.append(seats)
         await ready()
-        results = await asyncio.gather(
+        await asyncio.gather(
             *(
-                _play_table(play, plan, seats, random.Random(plan.seed))
+                _play_table(play, plan, seats, random.Random(plan.seed), outcome)
                 for plan, seats in zip(plans, tables, strict=True)
             )
         )
@@ -303,71 +310,8 @@ async def _drive(
                 await seat.ws.close()
         for task in readers:
             task.cancel()
-    return [ms for table in results for ms in table]
-
-
-def _client_process(
-    play: _Play,
-    plans: list[_TablePlan],
-    reports: multiprocessing.queues.Queue[tuple[str, Any]],
-    go: multiprocessing.synchronize.Event,
-) -> None:
-    """One client process: connect, say so, wait for the signal, play, send the samples."""
-
-    async def ready() -> None:
-        reports.put(("ready", None))
-        await asyncio.to_thread(go.wait)
-
-    try:
-        reports.put(("done", asyncio.run(_drive(play, plans, ready))))
-    except BaseException:
-        reports.put(("error", traceback.format_exc()))
-
-
-async def _in_processes(
-    play: _Play, groups: list[list[_TablePlan]], start: Callable[[], Awaitable[None]]
-) -> list[float]:
-    """Play each group of tables in its own process; `start` runs once all are connected."""
-    context = multiprocessing.get_context("spawn")  # never fork a process with a loop running
-    reports: multiprocessing.queues.Queue[tuple[str, Any]] = context.Queue()
-    go = context.Event()
-    processes = [
-        context.Process(target=_client_process, args=(play, group, reports, go), daemon=True)
-        for group in groups
-    ]
-    for process in processes:
-        process.start()
-
-    async def report(expected: str) -> Any:
-        try:
-            kind, value = await asyncio.to_thread(reports.get, timeout=CLIENT_SECONDS)
-        except queue.Empty:
-            raise RuntimeError("bench live: a client process stopped answering") from None
-        if kind != expected:
-            raise RuntimeError(f"bench live: a client process failed:\n{value}")
-        return value
-
-    try:
-        for _ in processes:
-            await report("ready")
-        await start()
-        go.set()
-        samples: list[float] = []
-        for _ in processes:
-            samples.extend(await report("done"))
-    finally:
-        go.set()
-        for process in processes:
-            process.join(10)
-            if process.is_alive():
-                process.kill()
-    return samples
-
-
-def _percentiles(samples: list[float]) -> tuple[float, float, float]:
-    ordered = sorted(samples)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    return round(statistics.median(ordered), 3), round(p99, 3), round(ordered[-1], 3)
+    outcome.errors = sum(seat.errors for seats in tables for seat in seats)
+    return outcome
 
 
 async def _bench(
@@ -376,7 +320,7 @@ async def _bench(
     password = secrets.token_urlsafe(12)
     robots = max(PLAYERS_PER_TABLE, -(-tables * PLAYERS_PER_TABLE // TABLES_PER_ROBOT))
     await _seed(url, robots, password)
-    port = _free_port()
+    port = free_port()
     data_dir = tempfile.mkdtemp(prefix="salon-bench-")
     env = {
         **os.environ,
@@ -394,7 +338,7 @@ async def _bench(
     )
     base = f"http://127.0.0.1:{port}"
     buy_in = 100 if game == "bouillotte" else 10_000
-    play = _Play(base=base, game=game, actions=actions, think=think, buy_in=buy_in)
+    play = Play(base=base, game=game, actions=actions, think=think, buy_in=buy_in)
     try:
         async with httpx.AsyncClient(base_url=base) as probe:
             for _ in range(300):
@@ -403,6 +347,10 @@ async def _bench(
                         break
                 except httpx.HTTPError:
                     await asyncio.sleep(0.1)
+        # `server` is the process serving (Uvicorn runs in it): its memory before any
+        # table is opened, then with every seat taken and every socket open.
+        rss_before = rss_mb(server.pid)
+        rss_seated = rss_before
         async with httpx.AsyncClient(base_url=base, timeout=30) as owner:
             await _login(owner, "benchowner", password)
             plans = await _open_tables(owner, play, tables, robots, password, random.Random(seed))
@@ -411,29 +359,29 @@ async def _bench(
 
             async def start() -> None:
                 """Every socket is open: forget what the server measured so far, and go."""
-                nonlocal started
+                nonlocal started, rss_seated
+                rss_seated = rss_mb(server.pid)
                 (await owner.delete("/api/admin/latency", headers=owner_headers)).raise_for_status()
                 started = time.perf_counter()
 
-            if clients <= 1:
-                samples = await _drive(play, plans, start)
-            else:
-                groups = [plans[n::clients] for n in range(min(clients, len(plans)))]
-                samples = await _in_processes(play, groups, start)
+            outcome = await play_tables(_drive, play, plans, clients, start)
             elapsed = time.perf_counter() - started
-            measured = await _server_figures(owner, len(samples))
+            measured = await _server_figures(owner, len(outcome.samples))
     finally:
         server.terminate()
         server.wait(10)
-    median, p99, most = _percentiles(samples)
+    median, p99, most = percentiles(outcome.samples)
+    grown_kb = (rss_seated - rss_before) * 1024
     return {
         "game": game,
         "tables": tables,
         "think_ms": round(think * 1000),
         "clients": max(1, min(clients, tables)),
-        "actions": len(samples),
+        "actions": len(outcome.samples),
         "seconds": round(elapsed, 3),
-        "actions_per_s": round(len(samples) / elapsed, 1),
+        "actions_per_second": round(len(outcome.samples) / elapsed, 1),
+        "errors": outcome.errors,
+        "gave_up": outcome.gave_up,
         "server_actions": measured["count"],
         "server_median_ms": measured["median_ms"],
         "server_p99_ms": measured["p99_ms"],
@@ -441,18 +389,78 @@ async def _bench(
         "median_ms": median,
         "p99_ms": p99,
         "max_ms": most,
+        "server_rss_before_mb": rss_before,
+        "server_rss_mb": rss_seated,
+        # The whole growth put down to each table, then to each socket: two views of one
+        # figure (a table here is its four seats' sockets and everything behind them).
+        "rss_kb_per_table": round(grown_kb / tables, 1),
+        "rss_kb_per_socket": round(grown_kb / (tables * PLAYERS_PER_TABLE), 1),
         "database": "postgresql" if url.startswith("postgresql") else url.split(":", 1)[0],
     }
 
 
+# The figures each floor reports, named in the JSON line with its prefix.
+_FLOOR_FIGURES = (
+    "server_median_ms",
+    "server_p99_ms",
+    "server_max_ms",
+    "median_ms",
+    "p99_ms",
+    "max_ms",
+    "actions_per_second",
+    "errors",
+)
+
+
+def _ratio(salon: float | None, floor: float | None) -> float | None:
+    return round(salon / floor, 2) if salon is not None and floor else None
+
+
+async def _floors(
+    summary: dict[str, Any], url: str, actions: int, seed: int, think: float, floor: bool
+) -> dict[str, Any]:
+    """Play the floors in the same shape as Salon's run, and set Salon's p99s against
+    theirs; a floor not played has null figures and says why."""
+    from app.commands.bench_floor_play import measure_floor
+
+    shape = {
+        "tables": summary["tables"],
+        "actions": actions,
+        "think": think,
+        "seed": seed,
+        "clients": summary["clients"],
+    }
+    runs: dict[str, dict[str, Any] | str] = {}
+    runs["floor"] = await measure_floor(dsn=None, **shape) if floor else "--no-floor"
+    if not floor:
+        runs["floor_insert"] = "--no-floor"
+    elif url.startswith("postgresql"):
+        dsn = "postgresql://" + url.split("://", 1)[1]  # asyncpg's own spelling
+        runs["floor_insert"] = await measure_floor(dsn=dsn, **shape)
+    else:
+        runs["floor_insert"] = "the insert floor needs Postgres"
+    figures: dict[str, Any] = {}
+    for name, run in runs.items():
+        if isinstance(run, dict):
+            figures |= {f"{name}_{key}": run[key] for key in _FLOOR_FIGURES}
+            figures |= {f"{name}_gave_up": run["gave_up"], f"{name}_skipped": None}
+        else:
+            figures |= {f"{name}_{key}": None for key in _FLOOR_FIGURES}
+            figures |= {f"{name}_gave_up": [], f"{name}_skipped": run}
+        for key in ("p99_ms", "server_p99_ms"):
+            over = f"{key.removesuffix('_ms')}_over_{name}"
+            figures[over] = _ratio(summary[key], figures[f"{name}_{key}"])
+    return figures
+
+
 async def _open_tables(
     owner: httpx.AsyncClient,
-    play: _Play,
+    play: Play,
     tables: int,
     robots: int,
     password: str,
     rng: random.Random,
-) -> list[_TablePlan]:
+) -> list[TablePlan]:
     """The owner opens the tables and the robots sit down, over the REST API."""
     body: dict[str, Any] = {
         "game": play.game,
@@ -488,7 +496,7 @@ async def _open_tables(
                 )
                 sat.raise_for_status()
                 cookies.append(dict(client.cookies.items()))
-            plans.append(_TablePlan(table_id=table_id, seed=rng.random(), cookies=cookies))
+            plans.append(TablePlan(table_id=table_id, seed=rng.random(), cookies=cookies))
     finally:
         for client in robots_http:
             await client.aclose()
@@ -503,6 +511,7 @@ def run_live_bench(
     seed: int,
     think_ms: int = 0,
     clients: int = 2,
+    floor: bool = True,
 ) -> int:
     from app.db.migrate import upgrade_head
 
@@ -510,9 +519,9 @@ def run_live_bench(
         print("bench live: tables, actions and clients must be at least 1", file=sys.stderr)
         return 2
     upgrade_head(database_url)
-    summary = asyncio.run(
-        _bench(database_url, tables, actions, game, seed, think_ms / 1000, clients)
-    )
+    think = think_ms / 1000
+    summary = asyncio.run(_bench(database_url, tables, actions, game, seed, think, clients))
+    summary |= asyncio.run(_floors(summary, database_url, actions, seed, think, floor))
     print(
         f"{summary['game']}: {tables} table(s), think {think_ms} ms, "
         f"{summary['actions']} actions in {summary['seconds']} s on {summary['database']}, "
@@ -527,5 +536,32 @@ def run_live_bench(
         f"end to end: action sent -> last seat received: median {summary['median_ms']} ms, "
         f"p99 {summary['p99_ms']} ms, max {summary['max_ms']} ms"
     )
+    print(
+        f"throughput: {summary['actions_per_second']} accepted actions/s; "
+        f"errors: {summary['errors']} error frame(s) read"
+    )
+    print(
+        f"server memory: {summary['server_rss_before_mb']} MB before seating, "
+        f"{summary['server_rss_mb']} MB seated: about {summary['rss_kb_per_table']} KB "
+        f"a table, {summary['rss_kb_per_socket']} KB a socket"
+    )
+    for name, title in (("floor", "floor"), ("floor_insert", "floor + INSERT")):
+        _print_floor(summary, name, title)
+    stuck = [*summary["gave_up"], *summary["floor_gave_up"], *summary["floor_insert_gave_up"]]
+    if stuck:  # every reason is in the JSON line; a few say enough here
+        print(f"gave up on {len(stuck)} table(s), e.g.: " + "; ".join(stuck[:SHOWN_STUCK]))
     print(json.dumps(summary))
-    return 0
+    return 1 if stuck else 0
+
+
+def _print_floor(summary: dict[str, Any], name: str, title: str) -> None:
+    if summary[f"{name}_skipped"] is not None:
+        print(f"{title}: skipped ({summary[f'{name}_skipped']})")
+        return
+    print(
+        f"{title}: server p99 {summary[f'{name}_server_p99_ms']} ms, end to end p99 "
+        f"{summary[f'{name}_p99_ms']} ms (medians {summary[f'{name}_server_median_ms']} / "
+        f"{summary[f'{name}_median_ms']} ms), {summary[f'{name}_actions_per_second']} "
+        f"actions/s, {summary[f'{name}_errors']} error(s); Salon's p99 over it: server "
+        f"{summary[f'server_p99_over_{name}']}x, end to end {summary[f'p99_over_{name}']}x"
+    )

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
+from typing import Any, ClassVar
 
+import orjson
+import pytest
+from websockets.asyncio.server import ServerConnection, serve
+
+from app.commands import bench_clients, bench_live
+from app.commands.bench_clients import Outcome, Play, TablePlan
+from app.commands.bench_live import _drive
+from tests.databases import create_postgres_database, drop_postgres_database
 from tests.live import salon, salon_env
 
 
@@ -12,11 +22,18 @@ def test_bench_live_prints_latency_figures(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'bench.db'}"
     env = salon_env(tmp_path)
     result = salon(
-        "bench", "live", "--database-url", url, "--tables", "1", "--actions", "6", env=env
-    )
+        "bench", "live", "--database-url", url, "--tables", "1", "--actions", "6", "--no-floor",
+        env=env,
+    )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["tables"] == 1 and summary["actions"] == 6
+    assert summary["actions_per_second"] > 0 and summary["errors"] >= 0
+    assert summary["gave_up"] == []
+    # The server's memory, before seating and with every socket open.
+    assert summary["server_rss_before_mb"] > 0 and summary["server_rss_mb"] > 0
+    assert abs(summary["rss_kb_per_table"] - 4 * summary["rss_kb_per_socket"]) < 1
+    assert summary["floor_skipped"] == "--no-floor" and summary["p99_over_floor"] is None
     assert 0 < summary["median_ms"] <= summary["p99_ms"] <= summary["max_ms"]
     # The server timed the same actions. Its figures are not bounded by the clients': the
     # server stamps a broadcast once its send returns, which on a busy machine can be after
@@ -35,7 +52,7 @@ def test_bench_live_buys_new_caves_and_spreads_its_clients(tmp_path: Path) -> No
     url = f"sqlite+aiosqlite:///{tmp_path / 'bench.db'}"
     result = salon(
         "bench", "live", "--database-url", url, "--game", "bouillotte",
-        "--tables", "2", "--actions", "60", "--clients", "2",
+        "--tables", "2", "--actions", "60", "--clients", "2", "--no-floor",
         env=salon_env(tmp_path),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
@@ -45,3 +62,107 @@ def test_bench_live_buys_new_caves_and_spreads_its_clients(tmp_path: Path) -> No
     # close their sockets as soon as they have played their share, so the last action of
     # each table may find one closed: at most one per table goes unmeasured.
     assert 120 - 2 <= summary["server_actions"] <= 120
+
+
+def _floor_run(tmp_path: Path, url: str) -> dict[str, Any]:
+    result = salon(
+        "bench", "live", "--database-url", url, "--tables", "1", "--actions", "8",
+        "--clients", "1",
+        env=salon_env(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    summary: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    # The bare floor plays the same shape: the same tables and actions, timed both ways.
+    assert summary["floor_skipped"] is None and summary["floor_errors"] == 0
+    assert summary["floor_server_p99_ms"] > 0 and summary["floor_p99_ms"] > 0
+    assert summary["floor_actions_per_second"] > 0
+    assert summary["p99_over_floor"] > 0 and summary["server_p99_over_floor"] > 0
+    assert "Salon's p99 over it" in result.stdout
+    return summary
+
+
+def test_bench_live_measures_against_a_floor(tmp_path: Path) -> None:
+    summary = _floor_run(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'bench.db'}")
+    # The write-ahead floor needs Postgres: said so, and no figures.
+    assert summary["floor_insert_skipped"] == "the insert floor needs Postgres"
+    assert summary["floor_insert_p99_ms"] is None and summary["p99_over_floor_insert"] is None
+
+
+def test_bench_live_measures_against_a_floor_that_writes_ahead(tmp_path: Path) -> None:
+    url = create_postgres_database()
+    try:
+        summary = _floor_run(tmp_path, url)
+    finally:
+        drop_postgres_database(url)
+    assert summary["floor_insert_skipped"] is None and summary["floor_insert_errors"] == 0
+    assert summary["floor_insert_server_p99_ms"] > 0 and summary["floor_insert_p99_ms"] > 0
+    assert summary["p99_over_floor_insert"] > 0 and summary["server_p99_over_floor_insert"] > 0
+
+
+class _FakeTable:
+    """A table server for the robots alone: seat 0 always has `pass` to play. It refuses
+    the first action (or, `silent`, never answers one) and answers a resync with a snapshot."""
+
+    VIEW: ClassVar[dict[str, Any]] = {
+        "hand": {"phase": "play", "to_act": [0], "legal_actions": [{"action": "pass"}]}
+    }
+
+    def __init__(self, *, silent: bool = False) -> None:
+        self.silent = silent
+        self.version = 1
+        self.refused = 0
+        self.resyncs = 0
+        self.sockets: set[ServerConnection] = set()
+
+    def snapshot(self) -> str:
+        return orjson.dumps(
+            {"type": "snapshot", "version": self.version, "view": self.VIEW}
+        ).decode()
+
+    async def serve(self, ws: ServerConnection) -> None:
+        self.sockets.add(ws)
+        await ws.send(self.snapshot())
+        async for raw in ws:
+            message = orjson.loads(raw)
+            if message["type"] == "resync":
+                self.resyncs += 1
+                await ws.send(self.snapshot())
+            elif self.silent:
+                continue
+            elif not self.refused:
+                self.refused += 1
+                error = {"type": "error", "code": "stale_version", "ref": message["id"]}
+                await ws.send(orjson.dumps(error).decode())
+            else:
+                self.version += 1
+                for peer in self.sockets:
+                    await peer.send(self.snapshot())
+
+
+async def _robots_at(table: _FakeTable, actions: int) -> Outcome:
+    async with serve(table.serve, "127.0.0.1", 0) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        play = Play(f"http://127.0.0.1:{port}", "bourre", actions, think=0, buy_in=10_000)
+        plan = TablePlan(table_id=1, seed=0.5, cookies=[{"salon_session": "x"}] * 4)
+
+        async def ready() -> None:
+            return None
+
+        return await _drive(play, [plan], ready)
+
+
+async def test_a_refused_action_is_counted_and_the_robot_looks_again() -> None:
+    table = _FakeTable()
+    outcome = await asyncio.wait_for(_robots_at(table, actions=2), 10)
+    assert outcome.errors == 1 and table.resyncs == 1
+    assert len(outcome.samples) == 2 and outcome.gave_up == []
+
+
+async def test_a_table_that_never_answers_is_given_up_not_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench_clients, "STUCK_SECONDS", 0.3)
+    monkeypatch.setattr(bench_live, "STUCK_SECONDS", 0.3)
+    outcome = await asyncio.wait_for(_robots_at(_FakeTable(silent=True), actions=2), 10)
+    assert outcome.samples == []
+    assert len(outcome.gave_up) == 1 and "had no answer" in outcome.gave_up[0]
