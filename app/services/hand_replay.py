@@ -17,8 +17,9 @@ from app.engine.base import Action, Game
 from app.engine.bouillotte.deck import SeededDeck as BouillotteDeck
 from app.engine.bourre.deck import SeededDeck as BourreDeck
 from app.engine.cards import CARD_NAMES
+from app.engine.driver import LiveHand
+from app.engine.registry import driver
 from app.engine.rng import seed_from_hex
-from app.tables.games import LiveHand, driver
 
 
 def deal_stored(header: Mapping[str, Any], players: Mapping[str, Any], seed_hex: str) -> LiveHand:

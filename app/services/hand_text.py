@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.engine import registry
 from app.services.hand_replay import card_text, cards_text
 from app.services.history import HandSummary
 
-GAME_TITLES = {"bourre": "Bourré", "bouillotte": "Bouillotte"}
+GAME_TITLES = {name: game.title for name, game in registry.GAMES.items()}
 
 
 def _signed(value: int) -> str:
