@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from app.engine.base import Action, Event, Game
+from app.engine.bouillotte.bench import RandomSource
 from app.engine.bouillotte.seating import TableSeating
 from app.engine.cards import CARD_INDEX, rank_of, suit_of
 from app.engine.options import OptionInfo, RefusedCombination, RuleOptions
@@ -76,6 +77,8 @@ class LiveHand(Protocol):
 
 
 class GameDriver(Protocol):
+    """One game, as the rest of Salon uses it (see the module's text)."""
+
     # The key stored with a table and written in its logs ("bourre").
     name: str
     # How people read it ("Bourré").
@@ -151,6 +154,56 @@ class GameDriver(Protocol):
 
     def hand_entry(self, hand: Game, *, as_deck: bool = False) -> dict[str, Any]:
         """The table-log entry of a played hand (its seed or deck, and its actions)."""
+        ...
+
+    # A finished hand, read back for its history (the report: spec/table-log.md "Replay");
+    # `bourres_paid` and `brelans` fill the per-seat statistics of the same names.
+    # True where a hand's steps belong to betting rounds named by the view's ``phase``.
+    betting_rounds: bool
+
+    def at_stake(self, report: Mapping[str, Any]) -> int:
+        """The chips at stake in a finished hand."""
+        ...
+
+    def winners(self, report: Mapping[str, Any]) -> set[str]:
+        """The names of the players who won chips."""
+        ...
+
+    def bourres_paid(self, rules: Mapping[str, Any], report: Mapping[str, Any]) -> dict[str, int]:
+        """By name, what a player paid for going bourré (Bourré only; empty elsewhere)."""
+        ...
+
+    def brelans(self, report: Mapping[str, Any]) -> set[str]:
+        """The names of the players who showed a brelan (Bouillotte only; empty elsewhere)."""
+        ...
+
+    def result_said(self, report: Mapping[str, Any], who: Callable[[str], str]) -> str:
+        """The hand's end in a sentence; `who` turns a log name into a display name."""
+        ...
+
+    def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
+        """The card face up on the table in a hand's view, with the words around it
+        (``"Trump: {card} turned"``), or None."""
+        ...
+
+    def dealt_deck(self, seed: bytes, dealt: int) -> list[int]:
+        """The pack a hand of `dealt` players was dealt from, top first (shuffle 0 of its
+        seed, docs/fair-shuffle.md)."""
+        ...
+
+    # ``salon bench engine``: what the bench calls the resets that keep play going.
+    bench_resets: str
+
+    def bench(
+        self,
+        players: int,
+        hands: int,
+        rng: RandomSource,
+        *,
+        clock: Callable[[], float],
+        cpu_clock: Callable[[], float],
+    ) -> tuple[int, int, float, float]:
+        """Random legal play with the default rules: (actions, resets, wall s, cpu s)."""
         ...
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:

@@ -36,11 +36,11 @@ def _has_cards(view: Mapping[str, Any]) -> bool:
 
 
 def _table_cards(game: str, view: Mapping[str, Any]) -> str | None:
-    if game == "bourre" and view.get("turned_card"):
-        return f"Trump: {card_text(view['turned_card'])} turned"
-    if game == "bouillotte" and view.get("upcard"):
-        return f"Upcard: {card_text(view['upcard'])}"
-    return None
+    shown = registry.driver(game).table_card(view)
+    if shown is None:
+        return None
+    words, card = shown
+    return words.format(card=card_text(card))
 
 
 def hand_record(

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from app.engine.base import Action, Game
 from app.engine.bouillotte import tablelog
+from app.engine.bouillotte.bench import RandomSource, bench_bouillotte
 from app.engine.bouillotte.config import (
     OPTION_INFO,
     PRESETS,
@@ -15,11 +16,15 @@ from app.engine.bouillotte.config import (
     BouillotteRules,
     preset,
 )
+from app.engine.bouillotte.deck import SeededDeck
 from app.engine.bouillotte.seating import TableSeating, seat_at_table
 from app.engine.bouillotte.session import BouillotteSession
 from app.engine.bouillotte.state import MAX_PLAYERS, MIN_PLAYERS, BouillotteHand
 from app.engine.driver import EngineHand, GameLog, LiveHand, RulesDriver
 from app.engine.options import RuleOptions
+
+# Showdown ranks that count as a brelan (a carré is a brelan and the upcard).
+BRELAN_RANKS = frozenset({"brelan", "carre"})
 
 
 class BouillotteLiveHand(EngineHand[BouillotteSession, BouillotteHand]):
@@ -93,6 +98,51 @@ class BouillotteDriver(RulesDriver):
     def hand_entry(self, hand: Game, *, as_deck: bool = False) -> dict[str, Any]:
         assert isinstance(hand, BouillotteHand)
         return tablelog.hand_entry(hand, as_deck=as_deck)
+
+    betting_rounds = True
+
+    def at_stake(self, report: Mapping[str, Any]) -> int:
+        """The pots won."""
+        return sum(int(p["amount"]) for p in report.get("pots", []))
+
+    def winners(self, report: Mapping[str, Any]) -> set[str]:
+        return {p["winner"] for p in report.get("pots", []) if int(p["amount"]) > 0}
+
+    def bourres_paid(self, rules: Mapping[str, Any], report: Mapping[str, Any]) -> dict[str, int]:
+        return {}
+
+    def brelans(self, report: Mapping[str, Any]) -> set[str]:
+        """Who showed a brelan (or a carré), and who was paid a brelan bonus."""
+        showdown = report.get("showdown", {})
+        shown = {n for n, s in showdown.items() if s.get("rank") in BRELAN_RANKS}
+        return shown | {b["to"] for b in report.get("bonuses", [])}
+
+    def result_said(self, report: Mapping[str, Any], who: Callable[[str], str]) -> str:
+        pots = report.get("pots", [])
+        if not pots:
+            return "Thrown in: the pot stays"
+        return "; ".join(f"{who(p['winner'])} wins {p['amount']}" for p in pots)
+
+    def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
+        upcard = view.get("upcard")
+        return ("Upcard: {card}", str(upcard)) if upcard else None
+
+    def dealt_deck(self, seed: bytes, dealt: int) -> list[int]:
+        """The pack of as many players as were dealt in (rules/bouillotte.md §1)."""
+        return list(SeededDeck(seed).deck(dealt))
+
+    bench_resets = "rebuys"
+
+    def bench(
+        self,
+        players: int,
+        hands: int,
+        rng: RandomSource,
+        *,
+        clock: Callable[[], float],
+        cpu_clock: Callable[[], float],
+    ) -> tuple[int, int, float, float]:
+        return bench_bouillotte(players, hands, rng, clock=clock, cpu_clock=cpu_clock)
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         """rules/bouillotte.md §1 ``seating``, applied when a hand can be dealt (3 to 5)."""

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from app.engine.base import Action, Game
+from app.engine.bouillotte.bench import RandomSource
 from app.engine.bouillotte.seating import TableSeating
 from app.engine.bourre import tablelog
+from app.engine.bourre.bench import bench_bourre
 from app.engine.bourre.config import (
     OPTION_INFO,
     PRESETS,
@@ -15,6 +17,7 @@ from app.engine.bourre.config import (
     BourreRules,
     preset,
 )
+from app.engine.bourre.deck import SeededDeck
 from app.engine.bourre.session import BourreSession
 from app.engine.bourre.state import BourreHand
 from app.engine.driver import EngineHand, GameLog, LiveHand, RulesDriver, lowest_card
@@ -103,6 +106,56 @@ class BourreDriver(RulesDriver):
     def hand_entry(self, hand: Game, *, as_deck: bool = False) -> dict[str, Any]:
         assert isinstance(hand, BourreHand)
         return tablelog.hand_entry(hand, as_deck=as_deck)
+
+    betting_rounds = False
+
+    def at_stake(self, report: Mapping[str, Any]) -> int:
+        """The pot played for."""
+        return int(report.get("pot", 0))
+
+    def winners(self, report: Mapping[str, Any]) -> set[str]:
+        return {report["winner"]} if report.get("winner") else set()
+
+    def bourres_paid(self, rules: Mapping[str, Any], report: Mapping[str, Any]) -> dict[str, int]:
+        """rules/bourre.md §7: a player bourré pays the pot at stake, capped by `pot_limit`."""
+        at_stake = int(report.get("pot", 0))
+        limit = rules.get("pot_limit")
+        payment = at_stake if limit is None else min(at_stake, int(limit))
+        return {name: payment for name in report.get("bourre", [])}
+
+    def brelans(self, report: Mapping[str, Any]) -> set[str]:
+        return set()
+
+    def result_said(self, report: Mapping[str, Any], who: Callable[[str], str]) -> str:
+        if not report.get("players"):
+            said = "Nobody played: the pot stays"
+        elif report.get("winner"):
+            said = f"{who(report['winner'])} takes the pot of {report.get('pot', 0)}"
+        else:
+            said = "Tied for most tricks: the pot stays"
+        bourre = [who(n) for n in report.get("bourre", [])]
+        return said + (f"; bourré: {', '.join(bourre)}" if bourre else "")
+
+    def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
+        turned = view.get("turned_card")
+        return ("Trump: {card} turned", str(turned)) if turned else None
+
+    def dealt_deck(self, seed: bytes, dealt: int) -> list[int]:
+        """The whole pack, whoever is dealt in."""
+        return list(SeededDeck(seed).deck())
+
+    bench_resets = "table resets"
+
+    def bench(
+        self,
+        players: int,
+        hands: int,
+        rng: RandomSource,
+        *,
+        clock: Callable[[], float],
+        cpu_clock: Callable[[], float],
+    ) -> tuple[int, int, float, float]:
+        return bench_bourre(players, hands, rng, clock=clock, cpu_clock=cpu_clock)
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         return None
