@@ -4,6 +4,9 @@ and nowhere else has to learn its name."""
 from __future__ import annotations
 
 import argparse
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,6 +23,7 @@ from app.services import rule_words
 from app.services.hand_text import GAME_TITLES
 
 GAMES = list(registry.GAME_NAMES)
+STATIC_JS = Path(__file__).parents[1] / "static" / "js"
 
 
 def _subcommand(parser: argparse.ArgumentParser, *path: str) -> argparse.ArgumentParser:
@@ -85,3 +89,21 @@ async def test_the_api_describes_and_accepts_exactly_the_registry_games(
     schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
     for schema in ("TableCreate", "RuleSetCreate"):
         assert schemas[schema]["properties"]["game"]["enum"] == GAMES
+
+
+def test_each_game_has_its_front_end_module() -> None:
+    """The table and replay pages load `static/js/table/<key>.js` for a table's game."""
+    for game in GAMES:
+        module = (STATIC_JS / "table" / f"{game}.js").read_text()
+        for export in ("SHORTCUT_LIST", "STAGES", "keepsTricks", "viewerOrder", "myArea"):
+            assert re.search(rf"export (const|function) {export}\b", module), (game, export)
+
+
+async def test_every_page_embeds_the_description_for_the_scripts(
+    client: httpx.AsyncClient,
+) -> None:
+    page = (await client.get("/login")).text
+    embedded = re.search(r'<script type="application/json" id="salon-games">(.*?)</script>', page)
+    assert embedded is not None
+    described = (await client.get("/api/games")).json()
+    assert json.loads(embedded.group(1)) == described

@@ -9,6 +9,18 @@ import { shortcutFor } from "./keys.js";
 export const keepsTricks = false;
 export const STAGES = {};
 
+export const SHORTCUT_LIST = [
+  ["S", "Straddle"],
+  ["B", "Buy back"],
+  ["D", "Decline / stay"],
+  ["X", "Pass"],
+  ["O", "Open (the amount chosen)"],
+  ["C", "Call, or check when it is free"],
+  ["R", "Raise (the amount chosen)"],
+  ["F", "Fold"],
+  ["V", "Va tout (press twice to confirm)"],
+];
+
 /** The viewer's cards as dealt. */
 export function viewerOrder(cards) {
   return cards;

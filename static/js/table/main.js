@@ -576,7 +576,7 @@ async function findLastHand() {
   }
 }
 
-installShortcuts({ controls: $("controls"), dialog: $("shortcuts"), game: root.dataset.game, opener: $("shortcuts-open") });
+installShortcuts({ controls: $("controls"), dialog: $("shortcuts"), shortcuts: game.SHORTCUT_LIST, opener: $("shortcuts-open") });
 // A phone has no room to spare under the controls: the hand log starts folded there.
 if (window.matchMedia("(max-width: 760px)").matches) $("hand-log-panel").open = false;
 // Opened, the log shows its latest lines.
