@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from app.config import Settings, get_settings
+from app.engine.registry import DEFAULT_GAME, GAME_NAMES
 
 if TYPE_CHECKING:  # the commands import what they need when they run: start-up stays quick
     from app.db.session import Database
@@ -310,7 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
         return bench_sub.add_parser(name, help=summary, description=summary, formatter_class=_Help)
 
     engine = benchmark("engine", "random legal play through the rules engine")
-    engine.add_argument("--game", choices=("bourre", "bouillotte"), default="bourre", help="game")
+    engine.add_argument("--game", choices=GAME_NAMES, default=DEFAULT_GAME, help="game")
     engine.add_argument("--players", type=int, default=7, help="players dealt in")
     engine.add_argument("--hands", type=int, default=2000, help="hands to play")
     engine.add_argument("--seed", type=int, help="seed for a repeatable run (default: random)")
@@ -321,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     live.add_argument("--database-url", required=True, help="a scratch database to fill")
     live.add_argument("--tables", type=int, default=1, help="tables played at once")
     live.add_argument("--actions", type=int, default=300, help="actions timed per table")
-    live.add_argument("--game", choices=("bourre", "bouillotte"), default="bourre", help="game")
+    live.add_argument("--game", choices=GAME_NAMES, default=DEFAULT_GAME, help="game")
     live.add_argument("--seed", type=int, default=1, help="seed of the robots' choices")
     live.add_argument(
         "--think-ms", type=int, default=0, help="robots pause about this long before acting"

@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app.api import admin, admin_log, auth, chip_requests, health, me, moderation, treasury
+from app.api import games as games_api
 from app.api import hands as hands_api
 from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
@@ -159,6 +160,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     for router in (
         health.router,
+        games_api.router,
         auth.router,
         me.router,
         admin.router,

@@ -22,6 +22,7 @@ from app.api.admin import as_utc
 from app.api.deps import CurrentCaller, DbDep, csrf_protect, require_admin
 from app.api.exports import attachment, csv_chunks
 from app.api.schemas import (
+    GameKey,
     HandDetailPublic,
     HandPagePublic,
     HandPlayerPublic,
@@ -44,7 +45,7 @@ admin_router = APIRouter(
     dependencies=[Depends(csrf_protect), Depends(require_admin)],
 )
 
-GameQuery = Annotated[Literal["bourre", "bouillotte"] | None, Query()]
+GameQuery = Annotated[GameKey | None, Query()]
 PotQuery = Annotated[int | None, Query(ge=0, le=10**15)]
 
 

@@ -4,13 +4,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from app.api.deps import AdminCaller, CurrentCaller, DbDep, csrf_protect
-from app.api.schemas import Id, Input, Output
+from app.api.schemas import GameKey, Id, Input, Output
 from app.db.models import RuleSet, User
 from app.errors import Conflict
 from app.security.text import plain_text
@@ -21,7 +21,7 @@ admin_router = APIRouter(
 )
 router = APIRouter(prefix="/api/rulesets", tags=["tables"], dependencies=[Depends(csrf_protect)])
 
-Game = Literal["bourre", "bouillotte"]
+Game = GameKey
 OptionValue = StrictBool | StrictInt | StrictStr | None
 Options = Annotated[dict[str, OptionValue], Field(max_length=40)]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=60), plain_text(60)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -18,6 +18,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from app.engine.registry import GAME_NAMES
 from app.security.text import has_control_chars, plain_text
 from app.services.ledger import MAX_AMOUNT, MAX_REASON_LENGTH
 
@@ -33,6 +34,14 @@ class Input(BaseModel):
         if isinstance(value, str) and has_control_chars(value):
             raise ValueError("must not contain control characters")
         return value
+
+
+if TYPE_CHECKING:
+    GameKey = str
+else:
+    # The registry's games as a Literal, so that validation refuses any other name and the
+    # OpenAPI schema lists them as an enum, as if they were written here.
+    GameKey = Literal[GAME_NAMES]
 
 
 class Output(BaseModel):
@@ -172,6 +181,21 @@ class ClubPublic(Output):
     seed_reveal: SeedRevealName
 
 
+class GamePublic(Output):
+    """A game the club deals, as the pages need it to offer and show it."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    default_seats: int
+    presets: list[str]
+    # The options a table's opener sets over the house rules (ante, pot limit, cave).
+    stakes: list[str]
+    # The option whose value is the whole buy-in (Bouillotte's cave), or null for a range.
+    buy_in_option: str | None
+
+
 class ClubUpdate(Input):
     name: Annotated[StrictStr, Field(min_length=1, max_length=80)] | None = None
     chip_unit: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = None
@@ -249,7 +273,7 @@ Chips = Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
 
 class TableCreate(Input):
     name: Annotated[StrictStr, Field(min_length=1, max_length=60), plain_text(60)]
-    game: Literal["bourre", "bouillotte"]
+    game: GameKey
     preset: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
     # Options that differ from the preset (or from the defaults), as in the table log.
     rules: dict[str, StrictBool | StrictInt | StrictStr | None] = Field(

@@ -15,58 +15,28 @@ import random
 import sys
 import time
 
-from app.engine.bouillotte.bench import bench_bouillotte
-from app.engine.bourre import BourreRules, BourreSession
-
-START_STACK = 1000
-LOW_STACK = 200
-LARGE_POT = 64
-
-
-def _bench_bourre(players: int, hands: int, rng: random.Random) -> tuple[int, int, float, float]:
-    rules = BourreRules()
-    session = BourreSession(rules, [START_STACK] * players)
-    resets = 0
-    actions = 0
-    draw = rng.random
-    started = time.perf_counter()
-    cpu_started = time.process_time()
-    for _ in range(hands):
-        hand = session.start_hand(seed=rng.randbytes(32))
-        while seats := hand.to_act():
-            seat = seats[int(draw() * len(seats))]
-            legal = hand.legal_actions(seat)
-            hand.apply(legal[int(draw() * len(legal))])
-            actions += 1
-        session.close_hand()
-        if session.pot > LARGE_POT or min(session.stacks) < LOW_STACK:
-            session = BourreSession(rules, [START_STACK] * players, button=session.button)
-            resets += 1
-    return actions, resets, time.perf_counter() - started, time.process_time() - cpu_started
+from app.engine.registry import GAMES
 
 
 def run_engine_bench(game: str, players: int, hands: int, seed: int | None = None) -> int:
-    if game not in ("bourre", "bouillotte"):
+    if game not in GAMES:
         print(f"bench engine: unknown game {game!r}", file=sys.stderr)
         return 2
     if not 2 <= players <= 8 or hands < 1:
         print("bench engine: players must be 2 to 8 and hands at least 1", file=sys.stderr)
         return 2
-    if game == "bouillotte" and not 3 <= players <= 5:
-        print("bench engine: bouillotte needs 3 to 5 players", file=sys.stderr)
+    played = GAMES[game]
+    if not played.min_seats <= players <= played.max_seats:
+        seats = f"{played.min_seats} to {played.max_seats}"
+        print(f"bench engine: {game} needs {seats} players", file=sys.stderr)
         return 2
-    rng = random.Random(seed)
-    if game == "bouillotte":
-        actions, resets, seconds, cpu_seconds = bench_bouillotte(
-            players, hands, rng, clock=time.perf_counter, cpu_clock=time.process_time
-        )
-    else:
-        actions, resets, seconds, cpu_seconds = _bench_bourre(players, hands, rng)
+    actions, resets, seconds, cpu_seconds = played.bench(
+        players, hands, random.Random(seed), clock=time.perf_counter, cpu_clock=time.process_time
+    )
     hands_per_s = hands / seconds if seconds else float("inf")
     us_per_action = seconds / actions * 1e6 if actions else 0.0
-    label = "Bouillotte" if game == "bouillotte" else "Bourré"
-    reset_word = "rebuys" if game == "bouillotte" else "table resets"
-    print(f"{label}, {players} players, default rules, random legal play on one core")
+    reset_word = played.bench_resets
+    print(f"{played.title}, {players} players, default rules, random legal play on one core")
     print(f"{hands} hands, {actions} actions in {seconds:.3f} s ({resets} {reset_word})")
     print(f"{hands_per_s:,.0f} hands/s, {us_per_action:.2f} µs per action")
     summary = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -21,6 +22,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
 from app.db.types import UTCDateTime, utcnow
+from app.engine.registry import GAME_NAMES
 from app.security.tokens import new_token
 
 
@@ -49,8 +51,8 @@ class AccountKind(StrEnum):
     POT = "pot"
 
 
-def _in(column: str, values: type[StrEnum]) -> str:
-    return f"{column} IN ({', '.join(repr(v.value) for v in values)})"
+def _in(column: str, values: Iterable[str]) -> str:
+    return f"{column} IN ({', '.join(repr(str(v)) for v in values)})"
 
 
 class SeedReveal(StrEnum):
@@ -183,11 +185,6 @@ class LedgerEntry(Base):
     amount: Mapped[int] = mapped_column(BigInteger)
 
 
-class GameName(StrEnum):
-    BOURRE = "bourre"
-    BOUILLOTTE = "bouillotte"
-
-
 class TableStatus(StrEnum):
     OPEN = "open"
     PAUSED = "paused"
@@ -201,7 +198,7 @@ class GameTable(Base):
 
     __tablename__ = "game_tables"
     __table_args__ = (
-        CheckConstraint(_in("game", GameName), name="game_known"),
+        CheckConstraint(_in("game", GAME_NAMES), name="game_known"),
         CheckConstraint(_in("status", TableStatus), name="status_known"),
         CheckConstraint("seat_count BETWEEN 2 AND 8", name="seat_count_range"),
         CheckConstraint("buy_in_min >= 1 AND buy_in_min <= buy_in_max", name="buy_in_range"),
@@ -382,7 +379,7 @@ class RuleSet(Base):
 
     __tablename__ = "rulesets"
     __table_args__ = (
-        CheckConstraint(_in("game", GameName), name="game_known"),
+        CheckConstraint(_in("game", GAME_NAMES), name="game_known"),
         UniqueConstraint("game", "name", name="uq_rulesets_game_name"),
     )
 

@@ -9,17 +9,13 @@ both from 1). Each game plugs in through :data:`GAMES`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.engine.base import Action
-from app.engine.bouillotte import tablelog as bouillotte_log
-from app.engine.bouillotte.config import BouillotteRules
-from app.engine.bouillotte.state import BouillotteHand
-from app.engine.bourre import tablelog as bourre_log
-from app.engine.bourre.config import BourreRules
-from app.engine.bourre.state import BourreHand
+from app.engine import registry
+from app.engine.base import Game
+from app.engine.driver import GameLog
 from app.engine.logdoc import (
     IllegalLogAction,
     MalformedLog,
@@ -29,6 +25,7 @@ from app.engine.logdoc import (
     quote,
     require,
 )
+from app.engine.options import RuleOptions
 
 FORMAT = "salon.table-log/1"
 MAX_SEATS = 8
@@ -48,28 +45,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class GameLog:
-    """How one game reads its rules and hands and replays them."""
-
-    parse_rules: Callable[[object, str], Any]
-    parse_hand: Callable[[object, str], Any]
-    replay: Callable[..., dict[str, Any]]
-    parse_action: Callable[[object, str], Action]
-
-
-GAMES: dict[str, GameLog] = {
-    "bourre": GameLog(
-        bourre_log.parse_rules, bourre_log.parse_hand, bourre_log.replay, bourre_log.parse_action
-    ),
-    "bouillotte": GameLog(
-        bouillotte_log.parse_rules,
-        bouillotte_log.parse_hand,
-        bouillotte_log.replay,
-        bouillotte_log.parse_action,
-    ),
-}
-"""Games a table log may name."""
+GAMES: dict[str, GameLog] = {name: game.log for name, game in registry.GAMES.items()}
+"""Games a table log may name, each with its plug-in (from the registry)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +114,7 @@ def replay(document: object) -> dict[str, Any]:
 
 def new_document(
     game: str,
-    rules: BourreRules | BouillotteRules | Mapping[str, Any],
+    rules: RuleOptions | Mapping[str, Any],
     seats: Sequence[tuple[str, int]],
     dealer: int,
     *,
@@ -147,9 +124,7 @@ def new_document(
     """The head of a table log; append hand entries (``hand_entry``) to its ``hands``."""
     if game not in GAMES:
         raise ValueError(f"unsupported game {quote(game)}")
-    rules_dict = (
-        rules.to_dict() if isinstance(rules, BourreRules | BouillotteRules) else dict(rules)
-    )
+    rules_dict = rules.to_dict() if isinstance(rules, RuleOptions) else dict(rules)
     doc: dict[str, Any] = {
         "format": FORMAT,
         "game": game,
@@ -166,8 +141,9 @@ def new_document(
     return doc
 
 
-def hand_entry(hand: BourreHand | BouillotteHand, *, as_deck: bool = False) -> dict[str, Any]:
+def hand_entry(hand: Game, *, as_deck: bool = False) -> dict[str, Any]:
     """The table-log entry of a played hand (its seed or deck, and its actions)."""
-    if isinstance(hand, BouillotteHand):
-        return bouillotte_log.hand_entry(hand, as_deck=as_deck)
-    return bourre_log.hand_entry(hand, as_deck=as_deck)
+    for game in registry.DRIVERS:
+        if isinstance(hand, game.hand_type):
+            return game.hand_entry(hand, as_deck=as_deck)
+    raise ValueError(f"no game deals a {type(hand).__name__}")

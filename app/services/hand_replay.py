@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine.base import Action, Game
-from app.engine.bouillotte.deck import SeededDeck as BouillotteDeck
-from app.engine.bourre.deck import SeededDeck as BourreDeck
 from app.engine.cards import CARD_NAMES
+from app.engine.driver import LiveHand
+from app.engine.registry import driver
 from app.engine.rng import seed_from_hex
-from app.tables.games import LiveHand, driver
 
 
 def deal_stored(header: Mapping[str, Any], players: Mapping[str, Any], seed_hex: str) -> LiveHand:
@@ -37,14 +36,10 @@ def deal_stored(header: Mapping[str, Any], players: Mapping[str, Any], seed_hex:
 
 def dealt_deck(header: Mapping[str, Any], players: Mapping[str, Any], seed_hex: str) -> list[str]:
     """The pack the hand was dealt from, top first: shuffle 0 of its seed
-    (docs/fair-shuffle.md), for Bouillotte the pack of as many players as were dealt in.
+    (docs/fair-shuffle.md), as the game makes it for as many players as were dealt in.
     What a hand page's Verify panel derives again from the seed and compares."""
-    seed = seed_from_hex(seed_hex)
-    if header["game"] == "bourre":
-        cards = BourreDeck(seed).deck()
-    else:
-        dealt = deal_stored(header, players, seed_hex).dealt_in
-        cards = BouillotteDeck(seed).deck(len(dealt))
+    dealt = deal_stored(header, players, seed_hex).dealt_in
+    cards = driver(str(header["game"])).dealt_deck(seed_from_hex(seed_hex), len(dealt))
     return [CARD_NAMES[card] for card in cards]
 
 
@@ -152,22 +147,7 @@ def _label(action: Action, name: str, viewer: Viewer) -> str:
 def result_label(game: str, result: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """The hand's end in a sentence (`names`: table-log name → display name)."""
 
-    def who(name: str) -> str:
-        return names.get(name, name)
-
-    if game == "bourre":
-        if not result.get("players"):
-            said = "Nobody played: the pot stays"
-        elif result.get("winner"):
-            said = f"{who(result['winner'])} takes the pot of {result.get('pot', 0)}"
-        else:
-            said = "Tied for most tricks: the pot stays"
-        bourre = [who(n) for n in result.get("bourre", [])]
-        return said + (f"; bourré: {', '.join(bourre)}" if bourre else "")
-    pots = result.get("pots", [])
-    if not pots:
-        return "Thrown in: the pot stays"
-    return "; ".join(f"{who(p['winner'])} wins {p['amount']}" for p in pots)
+    return driver(game).result_said(result, lambda name: names.get(name, name))
 
 
 def hand_steps(
@@ -184,6 +164,7 @@ def hand_steps(
     game = live.game
     dealt_in = live.dealt_in
     game_name = str(header["game"])
+    played = driver(game_name)
     seat = viewer.seat if viewer.seat in dealt_in else None
     stacks = {n: int(s["stack"]) for n, s in enumerate(header["seats"])}
     away = set(players.get("sitting_out", []))
@@ -231,7 +212,7 @@ def hand_steps(
         action = action_from_log(data)
         public = game.view(None)
         trick = len(public.get("tricks", [])) + 1 if action.kind == "card" else None
-        round_name = str(public["phase"]) if game_name == "bouillotte" else None
+        round_name = str(public["phase"]) if played.betting_rounds else None
         game.apply(action)
         steps.append(
             {

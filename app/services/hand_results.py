@@ -11,11 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.engine.registry import driver
+
 # Keys of a hand's report that are withheld from players until the hand is revealed.
 SECRET_REPORT_KEYS = frozenset({"seed", "server_seed"})
-
-# Bouillotte showdown ranks that count as a brelan (a carré is a brelan and the upcard).
-BRELAN_RANKS = frozenset({"brelan", "carre"})
 
 
 def public_report(report: Mapping[str, Any]) -> dict[str, Any]:
@@ -41,28 +40,9 @@ def report_names(report: Mapping[str, Any]) -> list[str]:
 
 
 def pot_of(game: str, report: Mapping[str, Any]) -> int:
-    """The chips at stake: Bourré, the pot played for; Bouillotte, the pots won."""
-    if game == "bourre":
-        return int(report.get("pot", 0))
-    return sum(int(p["amount"]) for p in report.get("pots", []))
-
-
-def _winners(game: str, report: Mapping[str, Any]) -> set[str]:
-    if game == "bourre":
-        return {report["winner"]} if report.get("winner") else set()
-    return {p["winner"] for p in report.get("pots", []) if int(p["amount"]) > 0}
-
-
-def _bourre_payment(rules: Mapping[str, Any], report: Mapping[str, Any]) -> int:
-    """rules/bourre.md §7: a player bourré pays the pot at stake, capped by `pot_limit`."""
-    at_stake = int(report.get("pot", 0))
-    limit = rules.get("pot_limit")
-    return at_stake if limit is None else min(at_stake, int(limit))
-
-
-def _brelans(report: Mapping[str, Any]) -> set[str]:
-    shown = {n for n, s in report.get("showdown", {}).items() if s.get("rank") in BRELAN_RANKS}
-    return shown | {b["to"] for b in report.get("bonuses", [])}
+    """The chips at stake, as the game counts them (Bourré: the pot played for; Bouillotte:
+    the pots won)."""
+    return driver(game).at_stake(report)
 
 
 def seat_results(
@@ -76,10 +56,10 @@ def seat_results(
     """One row for each seat dealt in (whose chips were at stake)."""
     names = report_names(report)
     after = [int(v) for v in report["stacks"].values()]
-    winners = _winners(game, report)
-    bourre = set(report.get("bourre", [])) if game == "bourre" else set()
-    payment = _bourre_payment(rules, report) if bourre else 0
-    brelans = _brelans(report) if game == "bouillotte" else set()
+    played = driver(game)
+    winners = played.winners(report)
+    paid = played.bourres_paid(rules, report)
+    brelans = played.brelans(report)
     rows = []
     for seat in sorted(dealt_in):
         if seat not in users:
@@ -93,7 +73,7 @@ def seat_results(
                 stack_after=after[seat],
                 net=after[seat] - stacks_before[seat],
                 won=name in winners,
-                bourres_paid=payment if name in bourre else 0,
+                bourres_paid=paid.get(name, 0),
                 brelan=name in brelans,
             )
         )

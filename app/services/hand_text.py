@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.engine import registry
 from app.services.hand_replay import card_text, cards_text
 from app.services.history import HandSummary
 
-GAME_TITLES = {"bourre": "Bourré", "bouillotte": "Bouillotte"}
+GAME_TITLES = {name: game.title for name, game in registry.GAMES.items()}
 
 
 def _signed(value: int) -> str:
@@ -35,11 +36,11 @@ def _has_cards(view: Mapping[str, Any]) -> bool:
 
 
 def _table_cards(game: str, view: Mapping[str, Any]) -> str | None:
-    if game == "bourre" and view.get("turned_card"):
-        return f"Trump: {card_text(view['turned_card'])} turned"
-    if game == "bouillotte" and view.get("upcard"):
-        return f"Upcard: {card_text(view['upcard'])}"
-    return None
+    shown = registry.driver(game).table_card(view)
+    if shown is None:
+        return None
+    words, card = shown
+    return words.format(card=card_text(card))
 
 
 def hand_record(

@@ -3,7 +3,8 @@ table's rules listed and summed up in one line, and a submitted configuration ch
 the engine's own validator with each error placed on the field it concerns.
 
 Nothing here knows an option by name: every label, allowed value and explanation comes from
-the engine's ``OPTION_INFO`` and ``REFUSED_COMBINATIONS`` (rules/bourre.md, bouillotte.md).
+the engine's ``OPTION_INFO`` and ``REFUSED_COMBINATIONS`` (rules/*.md), through each game's
+driver in the registry.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from app.engine.bouillotte import config as bouillotte_config
-from app.engine.bourre import config as bourre_config
+from app.engine import registry
 from app.engine.options import ConfigError, OptionInfo, RefusedCombination, RuleOptions
 from app.errors import InvalidInput
 
@@ -33,22 +33,15 @@ class GameRules:
 
 
 GAMES: dict[str, GameRules] = {
-    "bourre": GameRules(
-        "Bourré",
-        bourre_config.BourreRules,
-        bourre_config.OPTION_INFO,
-        bourre_config.REFUSED_COMBINATIONS,
-        bourre_config.PRESETS,
-        ("ante", "pot_limit"),
-    ),
-    "bouillotte": GameRules(
-        "Bouillotte",
-        bouillotte_config.BouillotteRules,
-        bouillotte_config.OPTION_INFO,
-        bouillotte_config.REFUSED_COMBINATIONS,
-        bouillotte_config.PRESETS,
-        ("cave",),
-    ),
+    name: GameRules(
+        game.title,
+        game.rules_type,
+        game.option_info,
+        game.refused_combinations,
+        game.presets,
+        game.stakes,
+    )
+    for name, game in registry.GAMES.items()
 }
 
 

@@ -27,11 +27,11 @@ from app.db.models import (
 )
 from app.db.types import utcnow
 from app.engine.base import EngineError
+from app.engine.registry import driver
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.security.text import clean_text
 from app.security.tokens import new_token, same
 from app.services import admin_log, ledger, replies, rule_words, rulesets
-from app.tables.games import driver
 
 
 def may_see(table: GameTable, user: User, seated: set[int], invite_code: str | None = None) -> bool:
@@ -229,9 +229,9 @@ async def edit_table(
         buy_in_max=edit.buy_in_max if edit.buy_in_max is not None else table.buy_in_max,
         ruleset_id=ruleset_id,
     )
-    if table.game == "bouillotte" and edit.buy_in_min is None:  # the cave is the buy-in
-        cave = game.parse_rules(await _rules_of(session, spec)).cave
-        spec = replace(spec, buy_in_min=cave, buy_in_max=cave)
+    if game.buy_in_option is not None and edit.buy_in_min is None:  # the cave is the buy-in
+        buy_in = getattr(game.parse_rules(await _rules_of(session, spec)), game.buy_in_option)
+        spec = replace(spec, buy_in_min=buy_in, buy_in_max=buy_in)
     spec = await _with_ruleset(session, spec)
     name, rules = _check_spec(spec)
     before = {**table_settings(table), "ruleset_id": table.ruleset_id}

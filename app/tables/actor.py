@@ -29,7 +29,9 @@ from app.db.models import GameTable, TableSeat, TableStatus, User
 from app.db.session import Database
 from app.engine import log as table_log
 from app.engine.base import Action, EngineError, Event
+from app.engine.driver import GameDriver, LiveHand, timeout_said
 from app.engine.logdoc import MalformedLog
+from app.engine.registry import driver
 from app.engine.rng import (
     commitment,
     contributions_to_hex,
@@ -65,7 +67,6 @@ from app.tables.commands import (
     TopUp,
 )
 from app.tables.events import EventLog, LoggedEvent
-from app.tables.games import GameDriver, LiveHand, driver, timeout_said
 from app.tables.latency import BroadcastTracker, LatencyRecorder
 from app.ws.protocol import ActionIn, ChatOut, event_frame, snapshot_frame
 

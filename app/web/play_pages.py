@@ -14,10 +14,10 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import DbDep, OptionalCaller
 from app.api.schemas import Id
+from app.engine.registry import GAMES
 from app.errors import NotFound
 from app.services import club, rule_words
 from app.services import tables as table_service
-from app.tables.games import DRIVERS
 from app.web.pages import redirect, render
 
 router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
@@ -37,7 +37,7 @@ async def lobby_page(request: Request, db: DbDep, caller: OptionalCaller) -> Res
         can_create=caller.is_admin or the_club.members_may_create_tables,
         chip_unit=the_club.chip_unit,
         default_turn_seconds=the_club.default_turn_seconds,
-        presets={name: game.preset_names() for name, game in DRIVERS.items()},
+        presets={name: game.preset_names() for name, game in GAMES.items()},
     )
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.deps import Caller, DbDep, OptionalCaller, csrf_protect
 from app.api.schemas import Id
 from app.db.models import GameTable, RuleSet, TableStatus, User
+from app.engine.registry import DEFAULT_GAME, DRIVERS, GAME_NAMES
 from app.errors import Conflict, InvalidInput, NotFound, SalonError
 from app.services import club, rule_words, rulesets
 from app.services import tables as table_service
@@ -35,7 +36,7 @@ admin_router = APIRouter(
     dependencies=ADMIN_PAGE_GUARDS,
 )
 
-GameParam = Annotated[str, Query(pattern="^(bourre|bouillotte)$")]
+GameParam = Annotated[str, Query(pattern=f"^({'|'.join(GAME_NAMES)})$")]
 PresetKey = Annotated[str, Path(max_length=40)]
 
 
@@ -106,7 +107,7 @@ async def _form_page(
 
 @admin_router.get("/rules/new")
 async def new_form(
-    request: Request, db: DbDep, caller: PageAdmin, game: GameParam = "bourre"
+    request: Request, db: DbDep, caller: PageAdmin, game: GameParam = DEFAULT_GAME
 ) -> Response:
     return await _form_page(request, db, caller, game=game, options={})
 
@@ -120,7 +121,8 @@ async def create(request: Request, db: DbDep, caller: PageAdmin) -> Response:
     form = _submitted(await request.form())
     game = form.get("game", "")
     if game not in rule_words.GAMES:
-        raise InvalidInput("unknown_game", "Choose Bourré or Bouillotte.", field="game")
+        titles = " or ".join(entry.title for entry in DRIVERS)
+        raise InvalidInput("unknown_game", f"Choose {titles}.", field="game")
     name, description = form.get("name", ""), form.get("description", "")
     try:
         options = rule_words.parse_form(game, form)

@@ -30,4 +30,18 @@ export function signedChips(amount) {
   return amount > 0 ? `+${chips(amount)}` : amount < 0 ? `−${chips(-amount)}` : "0";
 }
 
-export const GAME_NAMES = { bourre: "Bourré", bouillotte: "Bouillotte" };
+// The games the club deals, as the server's registry describes them (the same as GET
+// /api/games); every page embeds them (base.html), so a new game needs no line here.
+export const GAMES = JSON.parse(globalThis.document?.getElementById("salon-games")?.textContent ?? "[]");
+export const GAME_NAMES = Object.fromEntries(GAMES.map((game) => [game.name, game.title]));
+
+/** A game's description by its key, or undefined. */
+export function gameNamed(name) {
+  return GAMES.find((game) => game.name === name);
+}
+
+/** A game's front end (static/js/table/<key>.js): how its table and replay are drawn. */
+export function frontEnd(name) {
+  if (!gameNamed(name)) throw new Error(`unknown game: ${name}`);
+  return import(`./table/${name}.js`);
+}

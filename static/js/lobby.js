@@ -2,7 +2,7 @@
 // that asks for the buy-in; and (where the club allows it) the form that opens a table.
 import { api, ApiError, requestKey } from "./api.js";
 import { chooseAmount } from "./buyin.js";
-import { h, chips, GAME_NAMES } from "./dom.js";
+import { h, chips, GAME_NAMES, GAMES, gameNamed } from "./dom.js";
 
 const REFRESH_MS = 3000;
 const root = document.getElementById("lobby");
@@ -14,9 +14,15 @@ let balance = 0;
 let lastDrawn = "";
 
 function stakes(table) {
-  if (table.game === "bouillotte") return `Cave ${chips(table.rules.cave ?? table.buy_in_min)}`;
+  // A game whose buy-in is one amount set by its rules (Bouillotte's cave) shows only that.
+  const fixed = gameNamed(table.game)?.buy_in_option;
+  if (fixed) return `${capitalized(fixed)} ${chips(table.rules[fixed] ?? table.buy_in_min)}`;
   const limit = table.rules.pot_limit ? ` · pot limit ${chips(table.rules.pot_limit)}` : "";
   return `Ante ${chips(table.rules.ante ?? 1)}${limit} · buy-in ${chips(table.buy_in_min)}–${chips(table.buy_in_max)}`;
+}
+
+function capitalized(option) {
+  return option.charAt(0).toUpperCase() + option.slice(1).replace(/_/g, " ");
 }
 
 function stateLine(table) {
@@ -124,8 +130,8 @@ function setUpCreateForm() {
       el.hidden = el.dataset.game !== game || (el.dataset.preset !== undefined && el.dataset.preset !== preset);
       for (const input of el.querySelectorAll("input, select")) input.disabled = el.hidden;
     }
-    form.elements.seat_count.max = game === "bourre" ? 8 : 5;
-    form.elements.seat_count.min = game === "bourre" ? 2 : 3;
+    form.elements.seat_count.max = gameNamed(game).max_seats;
+    form.elements.seat_count.min = gameNamed(game).min_seats;
   };
   // A saved configuration's stakes are where the opener starts from.
   const useStakes = (event) => {
@@ -136,7 +142,7 @@ function setUpCreateForm() {
     }
   };
   for (const radio of form.elements.game) radio.addEventListener("change", showFields);
-  for (const select of [form.elements.preset_bourre, form.elements.preset_bouillotte]) {
+  for (const select of GAMES.map((g) => form.elements[`preset_${g.name}`])) {
     select.addEventListener("change", showFields);
     select.addEventListener("change", useStakes);
   }
@@ -146,10 +152,15 @@ function setUpCreateForm() {
     event.preventDefault();
     const f = form.elements;
     const game = f.game.value;
-    const choice = game === "bourre" ? f.preset_bourre.value : f.preset_bouillotte.value;
+    const described = gameNamed(game);
+    const choice = f[`preset_${game}`].value;
     const [kind, chosen] = choice.includes(":") ? choice.split(":") : ["preset", choice];
     const preset = kind === "preset" ? chosen : "";
-    const cave = Number(f.cave.value);
+    // The stakes the opener sets over the house rules: the game's fields shown (see showFields).
+    const rules = Object.fromEntries(described.stakes
+      .filter((name) => f[name] && !f[name].disabled)
+      .map((name) => [name, Number(f[name].value)]));
+    const fixed = described.buy_in_option;
     const body = {
       name: f.name.value.trim(),
       game,
@@ -157,13 +168,12 @@ function setUpCreateForm() {
       turn_seconds: Number(f.turn_seconds.value),
       private: f.private.checked,
       allow_spectators: f.allow_spectators.checked,
-      rules: game === "bourre" ? { ante: Number(f.ante.value) } : { cave },
-      buy_in_min: game === "bourre" ? Number(f.buy_in_min.value) : cave,
-      buy_in_max: game === "bourre" ? Number(f.buy_in_max.value) : cave,
+      rules,
+      buy_in_min: fixed ? rules[fixed] : Number(f.buy_in_min.value),
+      buy_in_max: fixed ? rules[fixed] : Number(f.buy_in_max.value),
     };
     if (preset) body.preset = preset;
     if (kind === "ruleset") body.ruleset_id = Number(chosen);
-    if (!f.pot_limit.disabled) body.rules.pot_limit = Number(f.pot_limit.value);
     const problem = document.getElementById("create-error");
     problem.textContent = "";
     try {
@@ -183,7 +193,7 @@ async function addClubRules(form) {
   } catch {
     return; // the built-in presets are still there
   }
-  for (const game of ["bourre", "bouillotte"]) {
+  for (const game of GAMES.map((g) => g.name)) {
     const mine = saved.filter((r) => r.game === game);
     if (!mine.length) continue;
     const group = h("optgroup", { label: "The club's rules" },

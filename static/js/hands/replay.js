@@ -4,10 +4,8 @@
 // the hand log beside the felt with the current step marked; click a line to go there.
 // Once the seed is revealed, the Verify panel re-derives the deck in the browser.
 import { api, ApiError } from "../api.js";
-import { cardElement, sortHand } from "../cards.js";
-import { h, chips, GAME_NAMES } from "../dom.js";
-import * as bouillotte from "../table/bouillotte.js";
-import * as bourre from "../table/bourre.js";
+import { cardElement } from "../cards.js";
+import { h, chips, frontEnd, GAME_NAMES } from "../dom.js";
 import { deckOptions, drawFelt, placeToward } from "../table/felt.js";
 
 const STEP_MS = 1200;
@@ -15,7 +13,7 @@ const root = document.getElementById("hand-app");
 const handId = Number(root.dataset.handId);
 const $ = (id) => document.getElementById(id);
 
-const state = { detail: null, game: bourre, at: 0, timer: null, stacksBefore: {}, jumps: [] };
+const state = { detail: null, game: null, at: 0, timer: null, stacksBefore: {}, jumps: [] };
 
 const ctx = {
   get cardOptions() {
@@ -42,9 +40,6 @@ function currentView() {
   return state.detail.steps[state.at].view;
 }
 
-// Bourré's stages before the tricks, by the phase an action was taken in.
-const BOURRE_STAGES = { declare: "Declaration", second: "Second declaration", draw: "The draw" };
-
 /** Where a step belongs, for the "Jump to" list: a trick, a betting round or a stage of
  * the hand (the phase shown before the step), the deal, the end. */
 function section(step, before) {
@@ -52,7 +47,8 @@ function section(step, before) {
   if (step.round) return step.round.charAt(0).toUpperCase() + step.round.slice(1).replace(/_/g, " ");
   if (step.kind === "end") return "End";
   if (step.kind === "deal") return "Deal";
-  return BOURRE_STAGES[before?.view.hand?.phase] ?? null;
+  // A game's stages before the tricks, by the phase an action was taken in.
+  return state.game.STAGES[before?.view.hand?.phase] ?? null;
 }
 
 function buildJumps(steps) {
@@ -68,7 +64,7 @@ function buildJumps(steps) {
 
 function viewerCards(view) {
   const cards = view.hand?.hand ?? [];
-  const ordered = state.game === bourre ? sortHand(cards, view.hand?.trump) : cards;
+  const ordered = state.game.viewerOrder(cards, view.hand);
   return ordered.map((card) => cardElement(card, ctx.cardOptions));
 }
 
@@ -213,7 +209,7 @@ async function start() {
     return;
   }
   state.detail = detail;
-  state.game = detail.hand.game === "bouillotte" ? bouillotte : bourre;
+  state.game = await frontEnd(detail.hand.game);
   root.classList.add(`game-${detail.hand.game}`);
   state.stacksBefore = Object.fromEntries((detail.steps[0]?.view.seats ?? []).map((s) => [s.username, s.stack]));
   state.jumps = buildJumps(detail.steps);

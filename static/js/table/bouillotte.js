@@ -5,6 +5,27 @@ import { h, chips } from "../dom.js";
 import { cardElement, cardLabel, rankLabel, suitName, suitSymbol } from "../cards.js";
 import { shortcutFor } from "./keys.js";
 
+// What the shared table and replay pages ask of a game's front end (see bourre.js).
+export const keepsTricks = false;
+export const STAGES = {};
+
+export const SHORTCUT_LIST = [
+  ["S", "Straddle"],
+  ["B", "Buy back"],
+  ["D", "Decline / stay"],
+  ["X", "Pass"],
+  ["O", "Open (the amount chosen)"],
+  ["C", "Call, or check when it is free"],
+  ["R", "Raise (the amount chosen)"],
+  ["F", "Fold"],
+  ["V", "Va tout (press twice to confirm)"],
+];
+
+/** The viewer's cards as dealt. */
+export function viewerOrder(cards) {
+  return cards;
+}
+
 const STATUS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };
 const PHASES = {
   straddle: "straddles",

@@ -16,6 +16,28 @@ const STATUS = {
 };
 const BUTTONS = { play: "Play", pass: "Pass", take_trump: "Take the trump card" };
 
+// What the shared table and replay pages ask of a game's front end.
+// The tricks are played one by one: the previous trick may be looked at again.
+export const keepsTricks = true;
+// The stages before the tricks, by the phase an action was taken in (the replay's "Jump to").
+export const STAGES = { declare: "Declaration", second: "Second declaration", draw: "The draw" };
+
+// The keyboard shortcuts' overlay, before the common keys (the card keys work wherever cards
+// are buttons).
+export const SHORTCUT_LIST = [
+  ["P", "Play the hand (declare)"],
+  ["X", "Pass"],
+  ["T", "Take the trump card"],
+  ["E", "Confirm the draw (exchange the chosen cards, or keep all)"],
+  ["← →", "Move between your cards"],
+  ["Enter / Space", "Play the focused card, or choose it for the draw"],
+];
+
+/** The viewer's cards in the order they are shown: by suit, trumps first. */
+export function viewerOrder(cards, hand) {
+  return sortHand(cards, hand?.trump);
+}
+
 function trickCount(n) {
   return n === 1 ? "1 trick" : `${n} tricks`;
 }

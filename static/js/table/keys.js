@@ -25,28 +25,7 @@ export function shortcutFor(action) {
   return SHORTCUTS[action] ?? "";
 }
 
-// What the overlay lists, by game (the card keys work wherever cards are buttons).
-const LISTS = {
-  bourre: [
-    ["P", "Play the hand (declare)"],
-    ["X", "Pass"],
-    ["T", "Take the trump card"],
-    ["E", "Confirm the draw (exchange the chosen cards, or keep all)"],
-    ["← →", "Move between your cards"],
-    ["Enter / Space", "Play the focused card, or choose it for the draw"],
-  ],
-  bouillotte: [
-    ["S", "Straddle"],
-    ["B", "Buy back"],
-    ["D", "Decline / stay"],
-    ["X", "Pass"],
-    ["O", "Open (the amount chosen)"],
-    ["C", "Call, or check when it is free"],
-    ["R", "Raise (the amount chosen)"],
-    ["F", "Fold"],
-    ["V", "Va tout (press twice to confirm)"],
-  ],
-};
+// What the overlay lists after the game's own shortcuts (its module's SHORTCUT_LIST).
 const COMMON = [["?", "Show this list"], ["Esc", "Close this list"]];
 
 function typing(target) {
@@ -64,8 +43,8 @@ export function labelShortcuts(controls) {
   }
 }
 
-function fillOverlay(dialog, game) {
-  const rows = [...(LISTS[game] ?? []), ...COMMON];
+function fillOverlay(dialog, shortcuts) {
+  const rows = [...shortcuts, ...COMMON];
   const list = dialog.querySelector("dl");
   list.replaceChildren(...rows.flatMap(([key, what]) => {
     const dt = document.createElement("dt");
@@ -79,8 +58,8 @@ function fillOverlay(dialog, game) {
 }
 
 /** Listen for the table's shortcuts on this page. */
-export function installShortcuts({ controls, dialog, game, opener }) {
-  fillOverlay(dialog, game);
+export function installShortcuts({ controls, dialog, shortcuts, opener }) {
+  fillOverlay(dialog, shortcuts);
   const open = () => {
     if (!dialog.open) dialog.showModal();
   };

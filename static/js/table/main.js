@@ -4,9 +4,7 @@
 import { api, ApiError, requestKey } from "../api.js";
 import { chooseAmount } from "../buyin.js";
 import { cardElement } from "../cards.js";
-import { h, chips } from "../dom.js";
-import * as bouillotte from "./bouillotte.js";
-import * as bourre from "./bourre.js";
+import { h, chips, frontEnd, gameNamed } from "../dom.js";
 import { appendChat, appendNotice } from "./chat.js";
 import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
 import { HandLog, lastTrickView, timeoutSentence } from "./handlog.js";
@@ -17,7 +15,9 @@ import { TableSocket } from "./socket.js";
 const root = document.getElementById("table-app");
 const tableId = Number(root.dataset.tableId);
 const chipUnit = root.dataset.chipUnit;
-const game = root.dataset.game === "bouillotte" ? bouillotte : bourre;
+// The game's front end and description, by the table's game (see dom.js).
+const game = await frontEnd(root.dataset.game);
+const described = gameNamed(root.dataset.game);
 // A private table is opened from its invite link: the code goes along to the socket and seat.
 const invite = new URLSearchParams(window.location.search).get("invite");
 const $ = (id) => document.getElementById(id);
@@ -301,7 +301,7 @@ function renderLastTrick(view) {
   const button = $("last-trick-toggle");
   const area = $("last-trick");
   const tricks = view.hand?.tricks ?? [];
-  button.hidden = !view.hand || view.hand.game !== "bourre";
+  button.hidden = !view.hand || !game.keepsTricks;
   button.disabled = !tricks.length;
   button.setAttribute("aria-pressed", String(state.lastTrickOn));
   const shown = state.lastTrickOn && tricks.length ? lastTrickView(view.hand, seatName, ctx.cardOptions) : null;
@@ -484,7 +484,7 @@ $("stand-up").addEventListener("click", () => {
 $("top-up").addEventListener("click", async () => {
   const table = state.view.table;
   const seat = state.view.seats.find((s) => s.seat === state.view.you.seat);
-  const fixed = root.dataset.game === "bouillotte";
+  const fixed = described.buy_in_option !== null; // the buy-in is one amount (a cave)
   try {
     const amount = await chooseAmount({
       title: "Top up",
@@ -576,7 +576,7 @@ async function findLastHand() {
   }
 }
 
-installShortcuts({ controls: $("controls"), dialog: $("shortcuts"), game: root.dataset.game, opener: $("shortcuts-open") });
+installShortcuts({ controls: $("controls"), dialog: $("shortcuts"), shortcuts: game.SHORTCUT_LIST, opener: $("shortcuts-open") });
 // A phone has no room to spare under the controls: the hand log starts folded there.
 if (window.matchMedia("(max-width: 760px)").matches) $("hand-log-panel").open = false;
 // Opened, the log shows its latest lines.
