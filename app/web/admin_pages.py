@@ -29,6 +29,12 @@ from app.web.pages import render
 from app.web.treasury_pages import treasury_overview
 
 # Documented with its form fields (in the OpenAPI schema, under "pages") like the API.
+# What the forms' hidden fields may hold: a form's own key, a ledger account's key
+# ("seat:4:2", "pot:3"). Anything else is refused before it reaches the database (which
+# cannot even store some characters, such as NUL).
+FORM_KEY = r"^[A-Za-z0-9_-]+$"
+ACCOUNT_KEY = r"^[a-z_]+(:[0-9]+){0,2}$"
+
 # The dashboard's last movements; the ledger page has them all.
 RECENT_LEDGER = 20
 
@@ -120,7 +126,7 @@ async def chips(
     amount: Annotated[str, Form(max_length=12)],
     reason: Annotated[str, Form(max_length=MAX_REASON_LENGTH), plain_text(MAX_REASON_LENGTH)],
     direction: Annotated[str, Form(pattern="^(grant|deduct)$")],
-    chip_key: Annotated[str, Form(min_length=8, max_length=64)],
+    chip_key: Annotated[str, Form(min_length=8, max_length=64, pattern=FORM_KEY)],
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         user = await members.get_member(session, member_id)
@@ -175,7 +181,7 @@ async def return_stranded(
     request: Request,
     db: DbDep,
     caller: PageAdmin,
-    account: Annotated[str, Form(min_length=1, max_length=64)],
+    account: Annotated[str, Form(min_length=1, max_length=64, pattern=ACCOUNT_KEY)],
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         chips = await admin_chips.return_stranded(session, actor, account)

@@ -190,6 +190,12 @@ async def test_stranded_chips_are_shown_and_returned_from_the_dashboard(
     assert 'data-testid="audit">INCONSISTENT' in page.text
     assert f"Return the 120 chips stranded in {account}" in page.text
     token, _ = await page_tokens(admin)
+    # Not an account's key (a NUL, which Postgres cannot store): refused, nothing moves.
+    for odd in ("seat:7:\x00", "bank; drop", f"{account}\n"):
+        refused = await admin.post(
+            "/admin/stranded/return", data={"csrf_token": token, "account": odd}
+        )
+        assert refused.status_code == 422, (odd, refused.text)
     answer = await admin.post(
         "/admin/stranded/return", data={"csrf_token": token, "account": account}
     )
