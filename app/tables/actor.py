@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -161,7 +162,7 @@ class TableActor:
         self.seats: dict[int, table_service.SeatInfo] = {}
         self.pot = 0
         self.hand: _Hand | None = None
-        self.events = EventLog()
+        self.events = EventLog(_encode_event)
         # The version of the last change to the game itself (not chat): actions taken on
         # an older view are stale.
         self.game_version = 0
@@ -250,7 +251,7 @@ class TableActor:
             running = await hand_store.running_hand(session, self.table_id)
             stored = await hand_store.actions_of(session, running.id) if running else []
             version = await hand_store.last_version(session, table)
-        self.events = EventLog(start_version=version)
+        self.events = EventLog(_encode_event, start_version=version)
         self.game_version = version
         if running is not None:
             await self._restore(running, stored)
@@ -417,7 +418,7 @@ class TableActor:
         seat = self.seat_of_user(connection.user_id)
         missed = self.events.since(version, seat)
         for event in missed or []:
-            connection.send(_event_frame(event))
+            connection.send(event.frame)
         connection.send(self._snapshot(connection))
 
     def _snapshot(self, connection: Connection) -> bytes:
@@ -437,7 +438,7 @@ class TableActor:
         frame are built once per seat (and once for all spectators), not per socket.
         `received`: when the action that caused this arrived; the seated players' snapshots
         then carry a tracker that records when the last of them has gone out."""
-        events = [(event, _event_frame(event)) for event in logged]
+        events = [(event, event.frame) for event in logged]
         snapshots: dict[int | None, bytes] = {}
         public: dict[str, Any] | None = None
         tracker = (
@@ -1116,8 +1117,8 @@ def _chat_frame(
     return ChatOut(id=message_id, user=name, text=text, at=at.isoformat()).frame()
 
 
-def _event_frame(event: LoggedEvent) -> bytes:
-    return event_frame(event.version, event.kind, dict(event.data))
+def _encode_event(version: int, kind: str, data: Mapping[str, Any]) -> bytes:
+    return event_frame(version, kind, dict(data))
 
 
 async def _display_names(session: Any, players: dict[int, int], names: list[str]) -> dict[str, str]:

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
 from app.tables.events import EventLog
+
+encoded: list[int] = []
+
+
+def encode(version: int, kind: str, data: Mapping[str, Any]) -> bytes:
+    encoded.append(version)
+    return orjson.dumps({"version": version, "kind": kind, "data": dict(data)})
 
 
 def test_versions_increase_and_audiences_filter() -> None:
-    log = EventLog()
+    log = EventLog(encode)
     public = log.append("declared", {"seat": 1, "choice": "play"})
     private = log.append("dealt", {"cards": ["AS", "KD"]}, audience=frozenset({2}))
     assert (public.version, private.version, log.version) == (1, 2, 2)
@@ -17,7 +29,7 @@ def test_versions_increase_and_audiences_filter() -> None:
 
 
 def test_a_client_too_far_behind_gets_a_snapshot() -> None:
-    log = EventLog(window=3)
+    log = EventLog(encode, window=3)
     for n in range(5):
         log.append("tick", {"n": n})
     # Versions 3, 4, 5 are kept: a client at 2 can catch up, a client at 1 cannot.
@@ -27,7 +39,22 @@ def test_a_client_too_far_behind_gets_a_snapshot() -> None:
 
 
 def test_a_restored_table_continues_its_versions() -> None:
-    log = EventLog(start_version=40)
+    log = EventLog(encode, start_version=40)
     assert log.append("resumed", {}).version == 41
     assert log.since(40, viewer=None) is not None
     assert log.since(39, viewer=None) is None
+
+
+def test_an_event_is_encoded_once_and_kept_as_its_frame() -> None:
+    log = EventLog(encode)
+    encoded.clear()
+    event = log.append("declared", {"seat": 1, "choice": "play"})
+    assert encoded == [1]
+    assert orjson.loads(event.frame) == {
+        "version": 1,
+        "kind": "declared",
+        "data": {"seat": 1, "choice": "play"},
+    }
+    # A client catching up is sent the very bytes: nothing is encoded again.
+    assert [e.frame for e in log.since(0, viewer=None) or []] == [event.frame]
+    assert encoded == [1]
