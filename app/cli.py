@@ -35,8 +35,6 @@ def _settings() -> Settings:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import gc
-
     import uvicorn
 
     from app.commands.preflight import check_migrated
@@ -46,15 +44,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     check_migrated(settings)
     host = args.host or settings.host
     port = args.port or settings.port
+    # The collector is tuned once the tables are loaded (app.tables.gc_pauses).
     app = create_app(settings)
-    # A garbage collection pauses every live table at once. What exists now (modules, the
-    # ORM's mappers, the validators) lives as long as the process: leave it out of them.
-    # Collect the youngest objects every 20,000 allocations, not 700: by then most of an
-    # action's objects are freed already, fewer reach the older generations, and the full
-    # collections (tens of milliseconds with hundreds of sockets open) become rare.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 10, 10)
     print(f"Salon serving on http://{host}:{port} (database: {settings.database_kind})")
     uvicorn.run(
         app,

@@ -79,7 +79,8 @@ class Settings(BaseSettings):
     # open and close under load cost a handshake and their prepared statements each time).
     db_pool_size: int = 20
     # After start-up, move every object alive then (modules, templates, the tables loaded)
-    # out of the collector's sight: its pauses then scan only what play creates.
+    # out of the collector's sight, and collect young objects less often: its pauses then
+    # scan only what play creates, and seldom.
     gc_freeze: bool = True
     # Pause between the end of a hand and the next deal (seconds).
     next_hand_seconds: float = 4.0

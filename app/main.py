@@ -121,7 +121,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Tables left with a hand running come back now, with their timers.
-        await tables.start(freeze=settings.gc_freeze)
+        await tables.start(tune_gc=settings.gc_freeze)
         yield
         await tables.stop()
         await db.dispose()

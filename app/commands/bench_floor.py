@@ -32,10 +32,12 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from app.config import Settings
+
 DATABASE_ENV = "SALON_FLOOR_DATABASE_URL"
-# Salon's pool holds ten connections, one per table writing at that moment: as many here,
-# or with many busy tables the floor would queue for one connection where Salon does not.
-CONNECTIONS = 10
+# As many long-lived connections as Salon's pool holds by default (SALON_DB_POOL_SIZE), or
+# with many busy tables the floor would queue for one connection where Salon does not.
+CONNECTIONS: int = Settings.model_fields["db_pool_size"].default
 # Where the write-ahead goes, shaped like Salon's action rows: created in the scratch
 # database when the floor starts, dropped when it stops.
 CREATE = (

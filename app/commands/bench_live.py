@@ -386,6 +386,15 @@ async def _bench(
         "server_median_ms": measured["median_ms"],
         "server_p99_ms": measured["p99_ms"],
         "server_max_ms": measured["max_ms"],
+        # The collector's pauses over the timed play, per generation (each stops every table).
+        "gc_pauses": {
+            str(line["generation"]): {
+                "count": line["count"],
+                "p99_ms": line["p99_ms"],
+                "max_ms": line["max_ms"],
+            }
+            for line in measured.get("gc_pauses", [])
+        },
         "median_ms": median,
         "p99_ms": p99,
         "max_ms": most,
@@ -536,6 +545,11 @@ def run_live_bench(
         f"end to end: action sent -> last seat received: median {summary['median_ms']} ms, "
         f"p99 {summary['p99_ms']} ms, max {summary['max_ms']} ms"
     )
+    pauses = ", ".join(
+        f"gen {generation}: {p['count']} (p99 {p['p99_ms']} ms, max {p['max_ms']} ms)"
+        for generation, p in summary["gc_pauses"].items()
+    )
+    print(f"garbage collections during play: {pauses or 'not reported'}")
     print(
         f"throughput: {summary['actions_per_second']} accepted actions/s; "
         f"errors: {summary['errors']} error frame(s) read"

@@ -8,13 +8,12 @@ timers run again.
 from __future__ import annotations
 
 import asyncio
-import gc
 
 from app.db.session import Database
 from app.services import tables as table_service
 from app.tables.actor import RuntimeSettings, TableActor
 from app.tables.clock import Clock
-from app.tables.gc_pauses import GcPauses
+from app.tables.gc_pauses import GcPauses, tune_collector
 from app.tables.latency import LatencyRecorder
 
 
@@ -30,17 +29,16 @@ class TableManager:
         self.actors: dict[int, TableActor] = {}
         self._lock = asyncio.Lock()
 
-    async def start(self, *, freeze: bool = False) -> None:
-        """Bring back every table not closed. `freeze`: then hide everything alive from the
-        garbage collector (see Settings.gc_freeze); garbage is collected first, not kept."""
+    async def start(self, *, tune_gc: bool = False) -> None:
+        """Bring back every table not closed. `tune_gc`: then tune the garbage collector for
+        serving (gc_pauses.tune_collector; see Settings.gc_freeze)."""
         async with self.db.transaction() as session:
             ids = await table_service.open_table_ids(session)
         for table_id in ids:
             await self.actor(table_id)
         self.gc_pauses.install()
-        if freeze:
-            gc.collect()
-            gc.freeze()
+        if tune_gc:
+            tune_collector()
 
     async def actor(self, table_id: int) -> TableActor:
         """The table's actor, started (and its state loaded) if it was not running."""

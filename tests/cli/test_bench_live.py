@@ -41,6 +41,10 @@ def test_bench_live_prints_latency_figures(tmp_path: Path) -> None:
     assert summary["server_actions"] == 6
     assert 0 < summary["server_median_ms"] <= summary["server_p99_ms"]
     assert "server: action received -> last seat's broadcast sent" in result.stdout
+    # The collector's pauses over the same play, per generation, as the server counted them.
+    assert sorted(summary["gc_pauses"]) == ["0", "1", "2"]
+    assert all(p["count"] >= 0 for p in summary["gc_pauses"].values())
+    assert "garbage collections during play: gen 0:" in result.stdout
     again = salon("bench", "live", "--database-url", url, env=env)
     assert again.returncode != 0
     assert "use a scratch one" in again.stderr
