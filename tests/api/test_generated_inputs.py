@@ -25,7 +25,7 @@ from app.main import create_app
 from tests.databases import create_postgres_database, drop_postgres_database
 from tests.live import running_server, salon, salon_env
 
-EXAMPLES_PER_OPERATION = 40
+EXAMPLES_PER_OPERATION = 25
 # Logging out would end the session the rest of the run relies on.
 LOGOUTS = ("/api/auth/logout", "/logout")
 # Signing up or logging in replaces the cookie of the session that does it.

@@ -21,30 +21,27 @@ from tests.live import salon, salon_env
 def test_bench_live_prints_latency_figures(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'bench.db'}"
     env = salon_env(tmp_path)
-    result = salon(
-        "bench", "live", "--database-url", url, "--tables", "1", "--actions", "6", "--no-floor",
-        env=env,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stdout + result.stderr
-    summary = json.loads(result.stdout.strip().splitlines()[-1])
-    assert summary["tables"] == 1 and summary["actions"] == 6
+    summary, stdout = _floor_run(tmp_path, url)
+    assert summary["tables"] == 1 and summary["actions"] == 8
     assert summary["actions_per_second"] > 0 and summary["errors"] >= 0
     assert summary["gave_up"] == []
     # The server's memory, before seating and with every socket open.
     assert summary["server_rss_before_mb"] > 0 and summary["server_rss_mb"] > 0
     assert abs(summary["rss_kb_per_table"] - 4 * summary["rss_kb_per_socket"]) < 1
-    assert summary["floor_skipped"] == "--no-floor" and summary["p99_over_floor"] is None
     assert 0 < summary["median_ms"] <= summary["p99_ms"] <= summary["max_ms"]
     # The server timed the same actions. Its figures are not bounded by the clients': the
     # server stamps a broadcast once its send returns, which on a busy machine can be after
     # the client has read the frame.
-    assert summary["server_actions"] == 6
+    assert summary["server_actions"] == 8
     assert 0 < summary["server_median_ms"] <= summary["server_p99_ms"]
-    assert "server: action received -> last seat's broadcast sent" in result.stdout
+    assert "server: action received -> last seat's broadcast sent" in stdout
     # The collector's pauses over the same play, per generation, as the server counted them.
     assert sorted(summary["gc_pauses"]) == ["0", "1", "2"]
     assert all(p["count"] >= 0 for p in summary["gc_pauses"].values())
-    assert "garbage collections during play: gen 0:" in result.stdout
+    assert "garbage collections during play: gen 0:" in stdout
+    # The write-ahead floor needs Postgres: said so, and no figures.
+    assert summary["floor_insert_skipped"] == "the insert floor needs Postgres"
+    assert summary["floor_insert_p99_ms"] is None and summary["p99_over_floor_insert"] is None
     again = salon("bench", "live", "--database-url", url, env=env)
     assert again.returncode != 0
     assert "use a scratch one" in again.stderr
@@ -62,13 +59,14 @@ def test_bench_live_buys_new_caves_and_spreads_its_clients(tmp_path: Path) -> No
     assert result.returncode == 0, result.stdout + result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["clients"] == 2 and summary["actions"] == 120
+    assert summary["floor_skipped"] == "--no-floor" and summary["p99_over_floor"] is None
     # The server records an action once its last seat's socket has the frame; the robots
     # close their sockets as soon as they have played their share, so the last action of
     # each table may find one closed: at most one per table goes unmeasured.
     assert 120 - 2 <= summary["server_actions"] <= 120
 
 
-def _floor_run(tmp_path: Path, url: str) -> dict[str, Any]:
+def _floor_run(tmp_path: Path, url: str) -> tuple[dict[str, Any], str]:
     result = salon(
         "bench", "live", "--database-url", url, "--tables", "1", "--actions", "8",
         "--clients", "1",
@@ -82,20 +80,13 @@ def _floor_run(tmp_path: Path, url: str) -> dict[str, Any]:
     assert summary["floor_actions_per_second"] > 0
     assert summary["p99_over_floor"] > 0 and summary["server_p99_over_floor"] > 0
     assert "Salon's p99 over it" in result.stdout
-    return summary
-
-
-def test_bench_live_measures_against_a_floor(tmp_path: Path) -> None:
-    summary = _floor_run(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'bench.db'}")
-    # The write-ahead floor needs Postgres: said so, and no figures.
-    assert summary["floor_insert_skipped"] == "the insert floor needs Postgres"
-    assert summary["floor_insert_p99_ms"] is None and summary["p99_over_floor_insert"] is None
+    return summary, result.stdout
 
 
 def test_bench_live_measures_against_a_floor_that_writes_ahead(tmp_path: Path) -> None:
     url = create_postgres_database()
     try:
-        summary = _floor_run(tmp_path, url)
+        summary, _ = _floor_run(tmp_path, url)
     finally:
         drop_postgres_database(url)
     assert summary["floor_insert_skipped"] is None and summary["floor_insert_errors"] == 0
