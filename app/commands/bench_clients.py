@@ -119,6 +119,40 @@ Ready = Callable[[], Awaitable[None]]
 # Plays some tables: opens their sockets, awaits `Ready`, plays, reports. A module-level
 # function, so a client process started by `spawn` can be handed it.
 Driver = Callable[[Play, list[TablePlan], Ready], Coroutine[Any, Any, Outcome]]
+# Opens one seat's socket at a table (the URL and headers differ between Salon and a floor).
+OpenSocket = Callable[[TablePlan, dict[str, str]], Awaitable[ClientConnection]]
+# Plays one table's share of the actions with its seats, into the outcome.
+PlayTable = Callable[[TablePlan, list["Seat"], Outcome], Awaitable[None]]
+
+
+async def drive_tables(
+    plans: list[TablePlan], open_socket: OpenSocket, play_table: PlayTable, ready: Ready
+) -> Outcome:
+    """Open every seat's socket at these tables, wait for `ready`, then play them all at
+    once; close everything, whatever happens. The outcome, error frames counted."""
+    tables: list[list[Seat]] = []
+    readers: list[asyncio.Task[None]] = []
+    outcome = Outcome()
+    try:
+        for plan in plans:
+            seats = []
+            for cookies in plan.cookies:
+                seat = Seat(await open_socket(plan, cookies), cookies)
+                readers.append(asyncio.create_task(seat.read()))
+                seats.append(seat)
+            tables.append(seats)
+        await ready()
+        await asyncio.gather(
+            *(play_table(plan, seats, outcome) for plan, seats in zip(plans, tables, strict=True))
+        )
+    finally:
+        for seats in tables:
+            for seat in seats:
+                await seat.ws.close()
+        for task in readers:
+            task.cancel()
+    outcome.errors = sum(seat.errors for seats in tables for seat in seats)
+    return outcome
 
 
 def _client_process(

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 from app.commands.bench_clients import (
     GaveUp,
@@ -30,6 +30,7 @@ from app.commands.bench_clients import (
     Seat,
     TablePlan,
     bounded,
+    drive_tables,
     free_port,
     percentiles,
     play_tables,
@@ -68,33 +69,14 @@ async def _play_table(play: Play, plan: TablePlan, seats: list[Seat], outcome: O
 async def drive_floor(play: Play, plans: list[TablePlan], ready: Ready) -> Outcome:
     """Open every seat's socket at these floor tables, wait for `ready`, then play."""
     host = play.base.removeprefix("http://")
-    tables: list[list[Seat]] = []
-    readers: list[asyncio.Task[None]] = []
-    outcome = Outcome()
-    try:
-        for plan in plans:
-            seats = []
-            for cookies in plan.cookies:
-                ws = await connect(f"ws://{host}/t/{plan.table_id}", max_size=2**20)
-                seat = Seat(ws, cookies)
-                readers.append(asyncio.create_task(seat.read()))
-                seats.append(seat)
-            tables.append(seats)
-        await ready()
-        await asyncio.gather(
-            *(
-                _play_table(play, plan, seats, outcome)
-                for plan, seats in zip(plans, tables, strict=True)
-            )
-        )
-    finally:
-        for seats in tables:
-            for seat in seats:
-                await seat.ws.close()
-        for task in readers:
-            task.cancel()
-    outcome.errors = sum(seat.errors for seats in tables for seat in seats)
-    return outcome
+
+    async def open_socket(plan: TablePlan, cookies: dict[str, str]) -> ClientConnection:
+        return await connect(f"ws://{host}/t/{plan.table_id}", max_size=2**20)
+
+    async def play_table(plan: TablePlan, seats: list[Seat], outcome: Outcome) -> None:
+        await _play_table(play, plan, seats, outcome)
+
+    return await drive_tables(plans, open_socket, play_table, ready)
 
 
 async def measure_floor(

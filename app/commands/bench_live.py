@@ -51,7 +51,7 @@ from typing import Any
 
 import httpx
 import orjson
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 from app.commands.bench_clients import (
     STUCK_SECONDS,
@@ -62,6 +62,7 @@ from app.commands.bench_clients import (
     Seat,
     TablePlan,
     bounded,
+    drive_tables,
     free_port,
     percentiles,
     play_tables,
@@ -279,39 +280,19 @@ async def _play_timed(
 async def _drive(play: Play, plans: list[TablePlan], ready: Ready) -> Outcome:
     """Open every seat's socket at these tables, wait for `ready`, then play; the outcome."""
     host = play.base.removeprefix("http://")
-    tables: list[list[Seat]] = []
-    readers: list[asyncio.Task[None]] = []
-    outcome = Outcome()
-    try:
-        for plan in plans:
-            seats = []
-            for cookies in plan.cookies:
-                cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
-                ws = await connect(
-                    f"ws://{host}/ws/tables/{plan.table_id}",
-                    additional_headers={"Cookie": cookie},
-                    origin=play.base,  # type: ignore[arg-type]
-                    max_size=2**20,
-                )
-                seat = Seat(ws, cookies)
-                readers.append(asyncio.create_task(seat.read()))
-                seats.append(seat)
-            tables.append(seats)
-        await ready()
-        await asyncio.gather(
-            *(
-                _play_table(play, plan, seats, random.Random(plan.seed), outcome)
-                for plan, seats in zip(plans, tables, strict=True)
-            )
+
+    async def open_socket(plan: TablePlan, cookies: dict[str, str]) -> ClientConnection:
+        return await connect(
+            f"ws://{host}/ws/tables/{plan.table_id}",
+            additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())},
+            origin=play.base,  # type: ignore[arg-type]
+            max_size=2**20,
         )
-    finally:
-        for seats in tables:
-            for seat in seats:
-                await seat.ws.close()
-        for task in readers:
-            task.cancel()
-    outcome.errors = sum(seat.errors for seats in tables for seat in seats)
-    return outcome
+
+    async def play_table(plan: TablePlan, seats: list[Seat], outcome: Outcome) -> None:
+        await _play_table(play, plan, seats, random.Random(plan.seed), outcome)
+
+    return await drive_tables(plans, open_socket, play_table, ready)
 
 
 async def _bench(

@@ -191,20 +191,10 @@ class GameDriver(Protocol):
         seed, docs/fair-shuffle.md)."""
         ...
 
-    # ``salon bench engine``: what the bench calls the resets that keep play going.
+    # ``salon bench engine``: what the bench calls the resets that keep play going, and the
+    # game's own bench (random legal play with the default rules).
     bench_resets: str
-
-    def bench(
-        self,
-        players: int,
-        hands: int,
-        rng: RandomSource,
-        *,
-        clock: Callable[[], float],
-        cpu_clock: Callable[[], float],
-    ) -> tuple[int, int, float, float]:
-        """Random legal play with the default rules: (actions, resets, wall s, cpu s)."""
-        ...
+    bench: EngineBench
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         """Where the players sit for a table's first hand, and who deals it; `joined`: the
@@ -224,6 +214,21 @@ def lowest_card(cards: Iterable[str]) -> str:
     """The lowest card by rank (2 lowest), then by suit order: what a player who lets the
     clock run out would throw away."""
     return min(cards, key=lambda name: (rank_of(CARD_INDEX[name]), suit_of(CARD_INDEX[name])))
+
+
+class EngineBench(Protocol):
+    """A game's engine bench: ``hands`` hands of random legal play with the default rules;
+    returns (actions, resets, wall seconds, cpu seconds)."""
+
+    def __call__(
+        self,
+        players: int,
+        hands: int,
+        rng: RandomSource,
+        *,
+        clock: Callable[[], float],
+        cpu_clock: Callable[[], float],
+    ) -> tuple[int, int, float, float]: ...
 
 
 def timeout_said(action: Action) -> dict[str, Any]:

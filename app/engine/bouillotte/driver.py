@@ -8,7 +8,7 @@ from typing import Any
 
 from app.engine.base import Action, Game
 from app.engine.bouillotte import tablelog
-from app.engine.bouillotte.bench import RandomSource, bench_bouillotte
+from app.engine.bouillotte.bench import bench_bouillotte
 from app.engine.bouillotte.config import (
     OPTION_INFO,
     PRESETS,
@@ -133,16 +133,7 @@ class BouillotteDriver(RulesDriver):
 
     bench_resets = "rebuys"
 
-    def bench(
-        self,
-        players: int,
-        hands: int,
-        rng: RandomSource,
-        *,
-        clock: Callable[[], float],
-        cpu_clock: Callable[[], float],
-    ) -> tuple[int, int, float, float]:
-        return bench_bouillotte(players, hands, rng, clock=clock, cpu_clock=cpu_clock)
+    bench = staticmethod(bench_bouillotte)
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         """rules/bouillotte.md §1 ``seating``, applied when a hand can be dealt (3 to 5)."""

@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from app.engine.base import Action, Game
-from app.engine.bouillotte.bench import RandomSource
 from app.engine.bouillotte.seating import TableSeating
 from app.engine.bourre import tablelog
 from app.engine.bourre.bench import bench_bourre
@@ -146,16 +145,7 @@ class BourreDriver(RulesDriver):
 
     bench_resets = "table resets"
 
-    def bench(
-        self,
-        players: int,
-        hands: int,
-        rng: RandomSource,
-        *,
-        clock: Callable[[], float],
-        cpu_clock: Callable[[], float],
-    ) -> tuple[int, int, float, float]:
-        return bench_bourre(players, hands, rng, clock=clock, cpu_clock=cpu_clock)
+    bench = staticmethod(bench_bourre)
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         return None
