@@ -17,6 +17,7 @@ from app.api import idempotency
 from app.api.deps import AdminCaller, DbDep, LoginsDep, csrf_protect, require_admin
 from app.api.exports import attachment, csv_chunks, rows_of
 from app.api.schemas import (
+    ActionWritesPublic,
     AuditPublic,
     ChipMovementCreate,
     ChipMovementPublic,
@@ -41,6 +42,7 @@ from app.api.schemas import (
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
 from app.services import admin_chips, admin_log, club, ledger, members
+from app.services.action_writer import ActionWriter
 from app.services.audit import club_audit
 from app.tables.gc_pauses import GcPauses
 from app.tables.latency import LatencyRecorder
@@ -282,16 +284,24 @@ def _gc_pauses(request: Request) -> GcPauses:
     return pauses
 
 
+def _action_writer(request: Request) -> ActionWriter:
+    writer: ActionWriter = request.app.state.tables.writer
+    return writer
+
+
 LatencyDep = Annotated[LatencyRecorder, Depends(_latency)]
 GcPausesDep = Annotated[GcPauses, Depends(_gc_pauses)]
+WriterDep = Annotated[ActionWriter, Depends(_action_writer)]
 
 
 @router.get("/latency")
-async def latency(recorder: LatencyDep, pauses: GcPausesDep) -> LatencyPublic:
+async def latency(recorder: LatencyDep, pauses: GcPausesDep, writer: WriterDep) -> LatencyPublic:
     """Live tables since start-up (or the last reset): median and p99 time from an action
-    received to the last seated player's broadcast sent, in milliseconds; and the garbage
-    collector's pauses per generation over the same time."""
+    received to the last seated player's broadcast sent, in milliseconds; the garbage
+    collector's pauses per generation, and the actions stored per commit, over the same
+    time."""
     return LatencyPublic(
+        action_writes=ActionWritesPublic(**writer.figures.as_dict()),
         **dataclasses.asdict(recorder.summary()),
         gc_pauses=[
             GcPausesPublic(generation=generation, **dataclasses.asdict(summary))
@@ -302,7 +312,11 @@ async def latency(recorder: LatencyDep, pauses: GcPausesDep) -> LatencyPublic:
 
 @router.delete("/latency", status_code=204)
 async def reset_latency(
-    recorder: LatencyDep, pauses: GcPausesDep, caller: AdminCaller, db: DbDep
+    recorder: LatencyDep,
+    pauses: GcPausesDep,
+    writer: WriterDep,
+    caller: AdminCaller,
+    db: DbDep,
 ) -> None:
     """Forget the latencies measured so far (before a measurement)."""
     async with db.transaction() as session:
@@ -317,3 +331,4 @@ async def reset_latency(
         )
         recorder.reset()
         pauses.reset()
+        writer.reset_figures()

@@ -256,15 +256,26 @@ class GcPausesPublic(Output):
     max_ms: float | None
 
 
+class ActionWritesPublic(Output):
+    """The accepted actions stored, and in how many commits (group commit: one commit
+    carries every action handed over while the previous one was being written)."""
+
+    writes: int
+    actions: int
+    largest_write: int
+    actions_per_write: float | None
+
+
 class LatencyPublic(Output):
     """Live tables: time from an action received to the last seat's broadcast sent (ms),
-    and the collector's pauses over the same time."""
+    the collector's pauses and the action writes over the same time."""
 
     count: int
     median_ms: float | None
     p99_ms: float | None
     max_ms: float | None
     gc_pauses: list[GcPausesPublic] = []
+    action_writes: ActionWritesPublic | None = None
 
 
 RequestKey = Annotated[StrictStr, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ChatMessage, Club, GameTable, Hand, HandAction, HandSeat, SeedReveal, User
 from app.db.types import utcnow
@@ -56,39 +56,6 @@ async def begin_hand(
     await _set_version(session, table_id, version)
     await session.flush()
     return hand
-
-
-# Built once: the statement and its compiled form are reused for every action.
-_INSERT_ACTION = insert(HandAction)
-
-
-async def record_action(
-    connection: AsyncConnection,
-    *,
-    table_id: int,
-    hand_id: int,
-    seq: int,
-    action: dict[str, Any],
-    client_id: str | None,
-    user_id: int | None,
-    version: int,
-) -> None:
-    """Store one accepted action. One plain INSERT, committed on its own (see
-    `Database.single_statement`): this is on every action's path. The table's version is
-    not rewritten here; a restored table takes it from these rows."""
-    await connection.execute(
-        _INSERT_ACTION,
-        {
-            "hand_id": hand_id,
-            "seq": seq,
-            "seat": int(action["seat"]),
-            "action": action,
-            "client_id": client_id,
-            "user_id": user_id,
-            "table_version": version,
-            "created_at": utcnow(),
-        },
-    )
 
 
 async def _set_version(session: AsyncSession, table_id: int, version: int) -> None:

@@ -45,6 +45,7 @@ from app.errors import Conflict, NotFound, SalonError
 from app.services import hands as hand_store
 from app.services import holdings, ledger, moderation
 from app.services import tables as table_service
+from app.services.action_writer import ActionWriter, StoredAction
 from app.services.hand_replay import action_from_log
 from app.services.hand_results import public_report
 from app.tables.clock import Clock
@@ -145,9 +146,12 @@ class TableActor:
         clock: Clock,
         settings: RuntimeSettings,
         latency: LatencyRecorder,
+        writer: ActionWriter,
     ) -> None:
         self.table_id = table_id
         self.db = db
+        # Stores accepted actions, many tables' in one commit (group commit).
+        self.writer = writer
         self.clock = clock
         self.settings = settings
         self.latency = latency
@@ -655,10 +659,8 @@ class TableActor:
             events = [Event("timed_out", action.seat, said), *events]
         version = self.events.version + len(events)
         try:
-            async with self.db.single_statement() as connection:
-                await hand_store.record_action(
-                    connection,
-                    table_id=self.table_id,
+            await self.writer.store(
+                StoredAction(
                     hand_id=hand.row_id,
                     seq=hand.seq + 1,
                     action=action.to_dict(),
@@ -666,6 +668,7 @@ class TableActor:
                     user_id=user_id,
                     version=version,
                 )
+            )
         except Exception:
             # The engine moved but the database did not: go back to what is stored.
             log.exception("table %s: could not store an action; reloading", self.table_id)

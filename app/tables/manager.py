@@ -11,6 +11,7 @@ import asyncio
 
 from app.db.session import Database
 from app.services import tables as table_service
+from app.services.action_writer import ActionWriter
 from app.tables.actor import RuntimeSettings, TableActor
 from app.tables.clock import Clock
 from app.tables.gc_pauses import GcPauses, tune_collector
@@ -26,6 +27,8 @@ class TableManager:
         self.latency = LatencyRecorder()
         # The collector's pauses, which stop every table at once (same endpoint).
         self.gc_pauses = GcPauses()
+        # Every table's accepted actions, stored together (group commit).
+        self.writer = ActionWriter(db)
         self.actors: dict[int, TableActor] = {}
         self._lock = asyncio.Lock()
 
@@ -47,7 +50,9 @@ class TableManager:
             if actor is None or (actor.task is not None and actor.task.done()):
                 async with self.db.transaction() as session:
                     await table_service.get_table(session, table_id)  # NotFound if unknown
-                actor = TableActor(table_id, self.db, self.clock, self.settings, self.latency)
+                actor = TableActor(
+                    table_id, self.db, self.clock, self.settings, self.latency, self.writer
+                )
                 actor.start()
                 self.actors[table_id] = actor
         await actor.ready.wait()
@@ -61,3 +66,4 @@ class TableManager:
         for actor in list(self.actors.values()):
             await actor.stop()
         self.actors.clear()
+        await self.writer.close()

@@ -100,6 +100,10 @@ async def test_every_accepted_action_is_timed_once(room: Room, db: Database) -> 
     median, p99, most = summary["median_ms"], summary["p99_ms"], summary["max_ms"]
     assert isinstance(median, float) and isinstance(p99, float) and isinstance(most, float)
     assert 0 < median <= p99 <= most < 10_000
+    # Every stored action went through the group writer (the timer's too, if it acted).
+    writes = summary["action_writes"]
+    assert isinstance(writes, dict)
+    assert writes["actions"] >= accepted and 1 <= writes["writes"] <= writes["actions"]
 
 
 async def test_only_admins_read_and_reset_it(room: Room) -> None:
@@ -118,6 +122,12 @@ async def test_only_admins_read_and_reset_it(room: Room) -> None:
             break
         await asyncio.sleep(0.01)
     assert (await latency(room.owner))["count"] == 1
+    assert (await latency(room.owner))["action_writes"] == {
+        "writes": 1,
+        "actions": 1,
+        "largest_write": 1,
+        "actions_per_write": 1.0,
+    }
 
     member = room.players[0].http
     read = await member.get("/api/admin/latency")
@@ -138,5 +148,11 @@ async def test_only_admins_read_and_reset_it(room: Room) -> None:
         "max_ms": None,
     }
     # The collector's pauses come with them, one line per generation.
+    assert after["action_writes"] == {
+        "writes": 0,
+        "actions": 0,
+        "largest_write": 0,
+        "actions_per_write": None,
+    }
     pauses = after["gc_pauses"]
     assert isinstance(pauses, list) and [p["generation"] for p in pauses] == [0, 1, 2]

@@ -1,0 +1,114 @@
+"""Group commit: many tables' actions in one write, each caller answered only once its
+action is committed, a bad row failing alone, a cancelled caller's action still stored."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import func, select
+
+from app.db.models import HandAction, User
+from app.db.session import Database
+from app.services import hands as hand_store
+from app.services.action_writer import ActionWriter, StoredAction
+from app.services.tables import TableSpec, create_table
+from tests.helpers import found_club
+
+TABLES = 6
+
+
+async def hands_at_tables(db: Database, count: int) -> list[int]:
+    """`count` tables with a hand running at each: the hands' ids."""
+    owner_id = await found_club(db)
+    hand_ids = []
+    async with db.transaction() as session:
+        owner = await session.get(User, owner_id)
+        assert owner is not None
+        for n in range(count):
+            spec = TableSpec(
+                name=f"Table {n}",
+                game="bourre",
+                rules={},
+                seat_count=4,
+                buy_in_min=20,
+                buy_in_max=200,
+            )
+            table = await create_table(session, owner, spec)
+            hand = await hand_store.begin_hand(
+                session,
+                table_id=table.id,
+                number=1,
+                seed_hex="00" * 32,
+                commitment="11" * 32,
+                header={},
+                players={},
+                version=1,
+            )
+            hand_ids.append(hand.id)
+    return hand_ids
+
+
+def played(hand_id: int, seq: int, client_id: str | None = None) -> StoredAction:
+    action = {"seat": seq % 4, "action": "card", "card": "AS"}
+    return StoredAction(hand_id, seq, action, client_id, None, seq + 1)
+
+
+async def stored(db: Database) -> list[tuple[int, int]]:
+    async with db.transaction() as session:
+        rows = await session.execute(select(HandAction.hand_id, HandAction.seq))
+        return sorted((hand_id, seq) for hand_id, seq in rows.all())
+
+
+async def test_actions_of_many_tables_share_a_commit_and_each_is_stored_on_return(
+    db: Database,
+) -> None:
+    hand_ids = await hands_at_tables(db, TABLES)
+    writer = ActionWriter(db)
+
+    async def table(hand_id: int) -> None:
+        for seq in range(1, 6):
+            await writer.store(played(hand_id, seq))
+            # Told it is stored: it is in the database, whatever the other tables do.
+            async with db.transaction() as session:
+                count = await session.scalar(
+                    select(func.count())
+                    .select_from(HandAction)
+                    .where(HandAction.hand_id == hand_id, HandAction.seq == seq)
+                )
+            assert count == 1
+
+    await asyncio.gather(*(table(h) for h in hand_ids))
+    assert await stored(db) == sorted((h, s) for h in hand_ids for s in range(1, 6))
+    figures = writer.figures
+    assert figures.actions == TABLES * 5
+    # The six tables hand their first actions over in the same moment: fewer commits.
+    assert figures.largest_write > 1
+    assert figures.writes < figures.actions
+
+
+async def test_a_row_that_cannot_be_stored_fails_alone(db: Database) -> None:
+    first, second = await hands_at_tables(db, 2)
+    writer = ActionWriter(db)
+    await writer.store(played(first, 1))
+    results = await asyncio.gather(
+        writer.store(played(first, 1)),  # seq 1 is taken: refused by the unique key
+        writer.store(played(second, 1)),
+        writer.store(played(first, 2)),
+        return_exceptions=True,
+    )
+    assert results[0] is not None and isinstance(results[0], Exception)
+    assert results[1:] == [None, None]
+    assert await stored(db) == sorted([(first, 1), (first, 2), (second, 1)])
+
+
+async def test_a_caller_cancelled_while_waiting_does_not_cancel_the_write(db: Database) -> None:
+    (hand_id,) = await hands_at_tables(db, 1)
+    writer = ActionWriter(db)
+    waiting = asyncio.create_task(writer.store(played(hand_id, 1)))
+    await asyncio.sleep(0)  # handed over; the write has begun
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await writer.close()
+    assert await stored(db) == [(hand_id, 1)]
