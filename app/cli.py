@@ -208,6 +208,7 @@ def cmd_bench_live(args: argparse.Namespace) -> int:
         args.think_ms,
         args.clients,
         floor=not args.no_floor,
+        async_commit=args.async_commit,
     )
 
 
@@ -325,6 +326,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-floor",
         action="store_true",
         help="skip the floor runs (a bare broadcast server, then one with an INSERT per action)",
+    )
+    live.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="serve with SALON_DB_ASYNC_COMMIT=true (commits not waited for on disk)",
     )
     live.set_defaults(func=cmd_bench_live)
     hands = benchmark(

@@ -78,6 +78,11 @@ class Settings(BaseSettings):
     # Postgres connections kept open for the whole process (no overflow: connections that
     # open and close under load cost a handshake and their prepared statements each time).
     db_pool_size: int = 20
+    # Postgres: answer a commit before it is on disk (`synchronous_commit = off`; off by
+    # default). A database or machine crash may then forget the last ~600 ms of commits —
+    # accepted actions and settled hands — never half of one; a crash of Salon loses
+    # nothing. docs/performance.md, "Durability".
+    db_async_commit: bool = False
     # After start-up, move every object alive then (modules, templates, the tables loaded)
     # out of the collector's sight, and collect young objects less often: its pauses then
     # scan only what play creates, and seldom.

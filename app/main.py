@@ -111,7 +111,11 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
-    db = Database(settings.resolved_database_url, pool_size=settings.db_pool_size)
+    db = Database(
+        settings.resolved_database_url,
+        pool_size=settings.db_pool_size,
+        async_commit=settings.db_async_commit,
+    )
     tables = TableManager(
         db,
         clock or SystemClock(),

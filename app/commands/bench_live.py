@@ -296,7 +296,14 @@ async def _drive(play: Play, plans: list[TablePlan], ready: Ready) -> Outcome:
 
 
 async def _bench(
-    url: str, tables: int, actions: int, game: str, seed: int, think: float, clients: int
+    url: str,
+    tables: int,
+    actions: int,
+    game: str,
+    seed: int,
+    think: float,
+    clients: int,
+    async_commit: bool,
 ) -> dict[str, Any]:
     password = secrets.token_urlsafe(12)
     robots = max(PLAYERS_PER_TABLE, -(-tables * PLAYERS_PER_TABLE // TABLES_PER_ROBOT))
@@ -309,6 +316,7 @@ async def _bench(
         "SALON_DATA_DIR": data_dir,
         "SALON_NEXT_HAND_SECONDS": "0.05",
         "SALON_WS_MESSAGES_PER_WINDOW": "100000",
+        "SALON_DB_ASYNC_COMMIT": "true" if async_commit else "false",
     }
     log = Path(data_dir) / "server.log"
     server = subprocess.Popen(  # noqa: ASYNC220, S603 (our own command, started once)
@@ -376,6 +384,9 @@ async def _bench(
             }
             for line in measured.get("gc_pauses", [])
         },
+        # Group commit: how many actions each commit carried on average.
+        "actions_per_write": (measured.get("action_writes") or {}).get("actions_per_write"),
+        "async_commit": async_commit,
         "median_ms": median,
         "p99_ms": p99,
         "max_ms": most,
@@ -410,7 +421,8 @@ async def _floors(
     summary: dict[str, Any], url: str, actions: int, seed: int, think: float, floor: bool
 ) -> dict[str, Any]:
     """Play the floors in the same shape as Salon's run, and set Salon's p99s against
-    theirs; a floor not played has null figures and says why."""
+    theirs; a floor not played has null figures and says why. With Salon's asynchronous
+    commit, the INSERT floor commits asynchronously too."""
     from app.commands.bench_floor_play import measure_floor
 
     shape = {
@@ -426,6 +438,8 @@ async def _floors(
         runs["floor_insert"] = "--no-floor"
     elif url.startswith("postgresql"):
         dsn = "postgresql://" + url.split("://", 1)[1]  # asyncpg's own spelling
+        if summary["async_commit"]:  # asyncpg takes unknown query keys as server settings
+            dsn += ("&" if "?" in dsn else "?") + "synchronous_commit=off"
         runs["floor_insert"] = await measure_floor(dsn=dsn, **shape)
     else:
         runs["floor_insert"] = "the insert floor needs Postgres"
@@ -502,6 +516,7 @@ def run_live_bench(
     think_ms: int = 0,
     clients: int = 2,
     floor: bool = True,
+    async_commit: bool = False,
 ) -> int:
     from app.db.migrate import upgrade_head
 
@@ -510,12 +525,15 @@ def run_live_bench(
         return 2
     upgrade_head(database_url)
     think = think_ms / 1000
-    summary = asyncio.run(_bench(database_url, tables, actions, game, seed, think, clients))
+    summary = asyncio.run(
+        _bench(database_url, tables, actions, game, seed, think, clients, async_commit)
+    )
     summary |= asyncio.run(_floors(summary, database_url, actions, seed, think, floor))
     print(
         f"{summary['game']}: {tables} table(s), think {think_ms} ms, "
         f"{summary['actions']} actions in {summary['seconds']} s on {summary['database']}, "
         f"{summary['clients']} client process(es)"
+        + (", asynchronous commit" if async_commit else "")
     )
     print(
         f"server: action received -> last seat's broadcast sent: "
@@ -533,7 +551,8 @@ def run_live_bench(
     print(f"garbage collections during play: {pauses or 'not reported'}")
     print(
         f"throughput: {summary['actions_per_second']} accepted actions/s; "
-        f"errors: {summary['errors']} error frame(s) read"
+        f"errors: {summary['errors']} error frame(s) read; "
+        f"{summary['actions_per_write']} actions per commit"
     )
     print(
         f"server memory: {summary['server_rss_before_mb']} MB before seating, "

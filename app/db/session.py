@@ -85,10 +85,21 @@ def is_local_without_tls_asked(url: str) -> bool:
     return (parts.hostname or "") in LOCAL_HOSTS or socket_dir.startswith("/")
 
 
-def create_engine(url: str, *, pool_size: int = 20, null_pool: bool = False) -> AsyncEngine:
+def create_engine(
+    url: str, *, pool_size: int = 20, null_pool: bool = False, async_commit: bool = False
+) -> AsyncEngine:
+    """`async_commit` (Postgres): a commit returns before its log reaches the disk
+    (`synchronous_commit = off`). A crash of the database itself (or of the machine) may
+    then forget the last commits — up to three times `wal_writer_delay`, 600 ms by
+    default — though never half of one; a crash of this process loses nothing."""
     kwargs: dict[str, Any] = {}
+    connect_args: dict[str, Any] = {}
     if url.startswith("postgresql") and is_local_without_tls_asked(url):
-        kwargs["connect_args"] = {"ssl": False}
+        connect_args["ssl"] = False
+    if url.startswith("postgresql") and async_commit:
+        connect_args["server_settings"] = {"synchronous_commit": "off"}
+    if connect_args:
+        kwargs["connect_args"] = connect_args
     if null_pool:
         kwargs["poolclass"] = NullPool
     elif url.startswith("postgresql"):
@@ -104,9 +115,13 @@ def create_engine(url: str, *, pool_size: int = 20, null_pool: bool = False) -> 
 class Database:
     """The app's one engine and its session factory."""
 
-    def __init__(self, url: str, *, pool_size: int = 20, null_pool: bool = False) -> None:
+    def __init__(
+        self, url: str, *, pool_size: int = 20, null_pool: bool = False, async_commit: bool = False
+    ) -> None:
         self.url = url
-        self.engine = create_engine(url, pool_size=pool_size, null_pool=null_pool)
+        self.engine = create_engine(
+            url, pool_size=pool_size, null_pool=null_pool, async_commit=async_commit
+        )
         self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)
         self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 

@@ -25,6 +25,7 @@ def test_bench_live_prints_latency_figures(tmp_path: Path) -> None:
     assert summary["tables"] == 1 and summary["actions"] == 8
     assert summary["actions_per_second"] > 0 and summary["errors"] >= 0
     assert summary["gave_up"] == []
+    assert summary["async_commit"] is False and summary["actions_per_write"] == 1.0
     # The server's memory, before seating and with every socket open.
     assert summary["server_rss_before_mb"] > 0 and summary["server_rss_mb"] > 0
     assert abs(summary["rss_kb_per_table"] - 4 * summary["rss_kb_per_socket"]) < 1
@@ -66,10 +67,10 @@ def test_bench_live_buys_new_caves_and_spreads_its_clients(tmp_path: Path) -> No
     assert 120 - 2 <= summary["server_actions"] <= 120
 
 
-def _floor_run(tmp_path: Path, url: str) -> tuple[dict[str, Any], str]:
+def _floor_run(tmp_path: Path, url: str, *options: str) -> tuple[dict[str, Any], str]:
     result = salon(
         "bench", "live", "--database-url", url, "--tables", "1", "--actions", "8",
-        "--clients", "1",
+        "--clients", "1", *options,
         env=salon_env(tmp_path),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
@@ -86,9 +87,13 @@ def _floor_run(tmp_path: Path, url: str) -> tuple[dict[str, Any], str]:
 def test_bench_live_measures_against_a_floor_that_writes_ahead(tmp_path: Path) -> None:
     url = create_postgres_database()
     try:
-        summary, _ = _floor_run(tmp_path, url)
+        summary, stdout = _floor_run(tmp_path, url, "--async-commit")
     finally:
         drop_postgres_database(url)
+    # The durability policy asked for is the one measured, and said.
+    assert summary["async_commit"] is True and "asynchronous commit" in stdout
+    # One table acts one action at a time: each commit carries one.
+    assert summary["actions_per_write"] == 1.0
     assert summary["floor_insert_skipped"] is None and summary["floor_insert_errors"] == 0
     assert summary["floor_insert_server_p99_ms"] > 0 and summary["floor_insert_p99_ms"] > 0
     assert summary["p99_over_floor_insert"] > 0 and summary["server_p99_over_floor_insert"] > 0

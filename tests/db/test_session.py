@@ -94,3 +94,16 @@ async def test_connections_stay_open_in_a_pool_without_overflow(postgres_url: st
         assert len(pids) == 1  # one at a time: the same connection, kept open
     finally:
         await database.dispose()
+
+
+async def test_commits_wait_for_the_disk_unless_asynchronous_commit_is_asked(
+    postgres_url: str,
+) -> None:
+    for asked, expected in ((False, "on"), (True, "off")):
+        database = Database(postgres_url, pool_size=1, async_commit=asked)
+        try:
+            async with database.transaction() as session:
+                setting = await session.scalar(text("show synchronous_commit"))
+        finally:
+            await database.dispose()
+        assert setting == expected
