@@ -145,6 +145,19 @@ class Player:
         await self.send(message)
 
 
+async def log_in(host: str, name: str, secret: str) -> Player:
+    """A member logged in with their password over HTTP, as a browser would."""
+    player = Player(host, name)
+    token = (await player.http.get("/api/auth/csrf")).json()["csrf_token"]
+    response = await player.http.post(
+        "/api/auth/login",
+        json={"username": name, "password": secret},
+        headers={"X-CSRF-Token": token},
+    )
+    assert response.status_code == 200, response.text
+    return player
+
+
 def seated(room: Room) -> dict[int, Player]:
     """The players by the seat the table shows them on (seats may be drawn at the first
     hand, rules/bouillotte.md §1), from the first player's last snapshot."""

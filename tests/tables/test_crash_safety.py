@@ -10,42 +10,14 @@ is then played out and `salon audit` must pass with every chip accounted for.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-from tests.databases import create_postgres_database, drop_postgres_database
-from tests.live import RestartableServer, demo_password, salon, salon_env
-from tests.tables.harness import Player
+from tests.live import RestartableServer, demo_password, salon
+from tests.tables.harness import Player, log_in
 
 MEMBERS = ["alice", "bob", "carol", "dave"]
 TOTAL = 5 * 1000  # the demo grants 1000 chips to each of its five members
-
-
-@pytest.fixture
-def pg_env(tmp_path: Path) -> Iterator[dict[str, str]]:
-    url = create_postgres_database()
-    try:
-        env = salon_env(tmp_path, url, SALON_NEXT_HAND_SECONDS="0.3")
-        assert salon("migrate", env=env).returncode == 0
-        assert salon("demo", env=env).returncode == 0
-        yield env
-    finally:
-        drop_postgres_database(url)
-
-
-async def log_in(host: str, name: str, secret: str) -> Player:
-    player = Player(host, name)
-    token = (await player.http.get("/api/auth/csrf")).json()["csrf_token"]
-    response = await player.http.post(
-        "/api/auth/login",
-        json={"username": name, "password": secret},
-        headers={"X-CSRF-Token": token},
-    )
-    assert response.status_code == 200, response.text
-    return player
 
 
 def state_of(player: Player) -> dict[str, Any]:
