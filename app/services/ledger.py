@@ -18,13 +18,16 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import orjson
-from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.db.models import Account, AccountKind, LedgerEntry, LedgerOperation
+from app.db.types import utcnow
 from app.errors import Conflict, InvalidInput, NotFound
 from app.security.text import has_control_chars
 
@@ -149,45 +152,61 @@ async def post(
         if account.kind != AccountKind.BANK and account.balance + delta < 0:
             raise InsufficientFunds(key, account.balance, -delta)
 
-    operation = LedgerOperation(
-        idempotency_key=idempotency_key,
-        fingerprint=fingerprint,
-        kind=kind,
-        reason=reason,
-        actor_id=actor_id,
+    # The key is claimed by the INSERT itself: a concurrent twin that got there first
+    # (and committed while we waited for the locks) makes it insert nothing.
+    connection = await session.connection()
+    operation_id = await connection.scalar(
+        _insert_ignoring_twins(session)
+        .values(
+            idempotency_key=idempotency_key,
+            fingerprint=fingerprint,
+            kind=kind,
+            reason=reason,
+            actor_id=actor_id,
+            created_at=utcnow(),
+        )
+        .on_conflict_do_nothing(index_elements=[LedgerOperation.idempotency_key])
+        .returning(LedgerOperation.id)
     )
-    try:
-        # A savepoint, so that losing a race on the unique key leaves the caller's
-        # transaction usable and we can answer with the winner's operation.
-        async with session.begin_nested():
-            session.add(operation)
-            await session.flush()
-    except IntegrityError:
+    if operation_id is None:
         existing = await _existing(session, idempotency_key)
-        if existing is None:
-            raise
+        assert existing is not None  # its insert conflicted with this very key
         return _replay_or_conflict(existing, fingerprint)
 
-    session.add_all(
-        LedgerEntry(
-            operation_id=operation.id,
-            from_account_id=accounts[m.from_key].id,
-            to_account_id=accounts[m.to_key].id,
-            amount=m.amount,
-        )
-        for m in movements
+    await connection.execute(
+        insert(LedgerEntry),
+        [
+            {
+                "operation_id": operation_id,
+                "from_account_id": accounts[m.from_key].id,
+                "to_account_id": accounts[m.to_key].id,
+                "amount": m.amount,
+            }
+            for m in movements
+        ],
     )
-    for key, delta in deltas.items():
-        if delta:
-            await session.execute(
-                update(Account)
-                .where(Account.id == accounts[key].id)
-                .values(balance=Account.balance + delta)
-                .execution_options(synchronize_session=False)
-            )
-            await session.refresh(accounts[key], ["balance"])
-    await session.flush()
-    return Posted(operation_id=operation.id, replayed=False)
+    changed = [(accounts[key], delta) for key, delta in deltas.items() if delta]
+    if changed:  # movements that cancel out leave every balance as it was
+        await connection.execute(
+            update(Account)
+            .where(Account.id == bindparam("account_id"))
+            .values(balance=Account.balance + bindparam("delta")),
+            [{"account_id": account.id, "delta": delta} for account, delta in changed],
+        )
+    # The rows are locked: their new balances are known without reading them back.
+    for account, delta in changed:
+        set_committed_value(account, "balance", account.balance + delta)
+    return Posted(operation_id=operation_id, replayed=False)
+
+
+def _insert_ignoring_twins(session: AsyncSession) -> Any:
+    """The dialect's INSERT, which knows ON CONFLICT DO NOTHING (Postgres and SQLite)."""
+    dialect = session.get_bind().dialect.name
+    return (
+        postgresql.insert(LedgerOperation)
+        if dialect == "postgresql"
+        else sqlite.insert(LedgerOperation)
+    )
 
 
 async def bank_transfer(
