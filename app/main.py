@@ -24,6 +24,7 @@ from app.middleware import BodySizeLimit, SecurityHeaders
 from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
+from app.tables.commands import Encoders
 from app.tables.manager import TableManager
 from app.web import (
     admin_log_pages,
@@ -38,7 +39,7 @@ from app.web import (
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
 from app.web.templating import templates
-from app.ws import endpoint
+from app.ws import endpoint, protocol
 from app.ws.logins import LoginSockets
 
 _HTTP_CODES = {
@@ -120,6 +121,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         db,
         clock or SystemClock(),
         RuntimeSettings(next_hand_seconds=settings.next_hand_seconds),
+        Encoders(
+            event=protocol.event_frame_of,
+            public=protocol.public_part,
+            snapshot=protocol.spliced_snapshot_frame,
+            chat=protocol.chat_frame,
+        ),
     )
 
     @asynccontextmanager

@@ -32,7 +32,7 @@ MAX_ACTIONS_PER_WRITE = 250
 
 
 @dataclass(frozen=True, slots=True)
-class StoredAction:
+class ActionRecord:
     """One accepted action as it is stored: its hand, its place in the hand, its table-log
     form, who sent it (None: the turn timer) under which client id, and the table version
     it produced (a restored table takes its version from these rows)."""
@@ -74,7 +74,7 @@ class WriterFigures:
         }
 
 
-_Waiting = tuple[StoredAction, "asyncio.Future[None]"]
+_Waiting = tuple[ActionRecord, "asyncio.Future[None]"]
 
 
 class ActionWriter:
@@ -84,7 +84,7 @@ class ActionWriter:
         self._waiting: list[_Waiting] = []
         self._writer: asyncio.Task[None] | None = None
 
-    async def store(self, action: StoredAction) -> None:
+    async def store(self, action: ActionRecord) -> None:
         """Return once `action` is committed; raise what its write raised otherwise."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.append((action, done))
@@ -134,7 +134,7 @@ class ActionWriter:
             for _, done in group:
                 _settle(done, None)
 
-    async def _insert(self, actions: list[StoredAction]) -> None:
+    async def _insert(self, actions: list[ActionRecord]) -> None:
         """One statement, committed on its own: one round trip and one commit for all."""
         async with self.db.single_statement() as connection:
             await connection.execute(insert(HandAction).values([a.row() for a in actions]))

@@ -9,7 +9,7 @@ engine carries to the next hand.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from app.db.models import ChatMessage, Club, GameTable, Hand, HandAction, HandSe
 from app.db.types import utcnow
 from app.services import ledger
 from app.services.hand_results import pot_of, seat_results
-from app.services.tables import pot_key, seat_key
+from app.services.tables import pot_key, seat_key, seat_rows, stand_up
 
 
 async def begin_hand(
@@ -177,6 +177,39 @@ async def end_session(session: AsyncSession, table_id: int) -> None:
         await session.execute(
             update(GameTable).where(GameTable.id == table_id).values(session=GameTable.session + 1)
         )
+
+
+async def end_session_if_empty(session: AsyncSession, table_id: int) -> None:
+    """The last player has left: the table's session ends and its seeds are revealed."""
+    if not await seat_rows(session, table_id):
+        await end_session(session, table_id)
+
+
+async def after_hand_seats(
+    session: AsyncSession,
+    table: GameTable,
+    players: Mapping[int, int],
+    dealt_in: Collection[int],
+    timed_out: Collection[int],
+    *,
+    sit_out_after: int,
+) -> None:
+    """After a settled hand (`players`: seat -> member as dealt): the timer's bookkeeping
+    (`sit_out_after` timed-out hands in a row sit a player out; a hand played resets the
+    count) and the players who asked to stand up, whose stacks go back to their balances
+    now. In the settlement's transaction, so a hand and its consequences are stored at once."""
+    for seat in await seat_rows(session, table.id):
+        if players.get(seat.seat_no) == seat.user_id:
+            dealt = seat.seat_no in dealt_in
+            if seat.seat_no in timed_out:
+                seat.timed_out_hands += 1
+                if seat.timed_out_hands >= sit_out_after:
+                    seat.sitting_out = True
+            elif dealt and not seat.sitting_out:
+                seat.timed_out_hands = 0
+        if seat.leaving:
+            await stand_up(session, table, seat.user_id)
+    await end_session_if_empty(session, table.id)
 
 
 async def running_hand(session: AsyncSession, table_id: int) -> Hand | None:

@@ -8,6 +8,7 @@ is running); these functions check everything else, in one transaction each.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,6 +33,8 @@ from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.security.text import clean_text
 from app.security.tokens import new_token, same
 from app.services import admin_log, ledger, replies, rule_words, rulesets
+from app.tables.values import SeatInfo as SeatInfo
+from app.tables.values import TableInfo
 
 
 def may_see(table: GameTable, user: User, seated: set[int], invite_code: str | None = None) -> bool:
@@ -306,18 +309,6 @@ async def open_table_ids(session: AsyncSession) -> list[int]:
     return list((await session.scalars(query.order_by(GameTable.id))).all())
 
 
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    seat_no: int
-    user_id: int
-    username: str
-    display_name: str
-    stack: int
-    sitting_out: bool
-    leaving: bool
-    timed_out_hands: int
-
-
 async def seats_of(session: AsyncSession, table_id: int) -> list[SeatInfo]:
     """Who sits where, with their stacks (from the ledger)."""
     rows = (
@@ -433,6 +424,99 @@ async def seat_of(session: AsyncSession, table_id: int, user_id: int) -> TableSe
     return seat
 
 
+async def seat_rows(session: AsyncSession, table_id: int) -> list[TableSeat]:
+    """Every seat row of the table, for the changes the table runtime makes to them."""
+    return list(
+        (await session.scalars(select(TableSeat).where(TableSeat.table_id == table_id))).all()
+    )
+
+
+def table_info(table: GameTable) -> TableInfo:
+    """The plain copy of a table row that the live table decides with."""
+    return TableInfo(
+        id=table.id,
+        name=table.name,
+        game=table.game,
+        status=str(table.status),
+        rules=table.rules,
+        seat_count=table.seat_count,
+        buy_in_min=table.buy_in_min,
+        buy_in_max=table.buy_in_max,
+        turn_seconds=table.turn_seconds,
+        allow_spectators=table.allow_spectators,
+        session_state=table.session_state,
+        hands_played=table.hands_played,
+    )
+
+
+async def member(session: AsyncSession, user_id: int) -> User:
+    """The member behind a table command (sitting down, chatting, editing the table)."""
+    user = await session.get(User, user_id)
+    if user is None:
+        raise NotFound("member_not_found", "No such member.")
+    return user
+
+
+async def display_names(
+    session: AsyncSession, players: Mapping[int, int], names: Sequence[str]
+) -> dict[str, str]:
+    """The display name of each player seated at the deal (seat -> member id), by the name
+    the hand's report uses for that seat: those who have left the table since included."""
+    users = {
+        user.id: user.display_name
+        for user in (
+            await session.scalars(select(User).where(User.id.in_(set(players.values()))))
+        ).all()
+    }
+    return {names[seat]: users[uid] for seat, uid in players.items() if uid in users}
+
+
+async def seats_by_arrival(
+    session: AsyncSession, table_id: int, among: Collection[int]
+) -> list[int]:
+    """The seats `among` these, in the order their players sat down (the first seating
+    of Bouillotte seats players by arrival)."""
+    rows = [r for r in await seat_rows(session, table_id) if r.seat_no in among]
+    rows.sort(key=lambda r: (r.joined_at, r.id))
+    return [r.seat_no for r in rows]
+
+
+async def reseat_for_first_hand(
+    session: AsyncSession, table_id: int, moves: Mapping[int, int], button: int
+) -> GameTable:
+    """Move players to their first-hand seats (`moves`: seat taken -> seat now) and store
+    the first button in the table's session state, in the caller's transaction, so the
+    seating happens once. Only seat numbers change: a stack is the ledger account of the
+    table and the member, whatever the seat."""
+    rows = [r for r in await seat_rows(session, table_id) if r.seat_no in moves]
+    # A seat number is unique at a table: leave every seat before taking the new ones.
+    for row in rows:
+        row.seat_no = -1 - row.seat_no
+    await session.flush()
+    for row in rows:
+        row.seat_no = moves[-1 - row.seat_no]
+    table = await get_table(session, table_id)
+    table.session_state = {"button": button}
+    await session.flush()
+    return table
+
+
+async def set_sitting_out(session: AsyncSession, table_id: int, user_id: int, away: bool) -> None:
+    """A player sits out or comes back; coming back forgets their timed-out hands."""
+    seat = await seat_of(session, table_id, user_id)
+    seat.sitting_out = away
+    if not away:
+        seat.timed_out_hands = 0
+    await session.flush()
+
+
+async def mark_leaving(session: AsyncSession, table_id: int, user_id: int) -> None:
+    """A player in a hand asked to stand up: they leave once it is settled."""
+    seat = await seat_of(session, table_id, user_id)
+    seat.leaving = True
+    await session.flush()
+
+
 async def top_up(
     session: AsyncSession, table: GameTable, user: User, amount: int, request_key: str
 ) -> Reply:
@@ -494,10 +578,16 @@ STATUS_ACTIONS = {
 
 
 async def set_status(
-    session: AsyncSession, table: GameTable, status: TableStatus, *, by_admin: int | None = None
+    session: AsyncSession,
+    table: GameTable,
+    status: TableStatus | str,
+    *,
+    by_admin: int | None = None,
 ) -> None:
-    """Set a table's status; `by_admin`: the admin who asked, whose audit row is written
-    in this same transaction."""
+    """Set a table's status (a `TableStatus` or its name: the table runtime knows the
+    names only); `by_admin`: the admin who asked, whose audit row is written in this same
+    transaction."""
+    status = TableStatus(status)
     before = str(table.status)
     table.status = status
     if status == TableStatus.CLOSED:

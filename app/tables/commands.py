@@ -4,15 +4,32 @@ handles them one at a time, in arrival order, so nothing at a table ever races."
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from app.tables.events import Encode
 from app.tables.latency import BroadcastTracker
-from app.ws.protocol import ActionIn
+from app.tables.table import ActionRequest
 
 # A frame for a connection's writer, and what to tell once it has gone out (if anything).
 Outgoing = tuple[bytes, BroadcastTracker | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Encoders:
+    """How a table's outgoing things become frames. Given by the WebSocket layer (see
+    app/main.py), which alone knows the wire format: the table only says what to send."""
+
+    # (version, kind, data) -> an event's frame, kept as such in the event log.
+    event: Encode
+    # A view's public part (the same for every viewer) -> its encoding, once per broadcast.
+    public: Callable[[Mapping[str, Any]], bytes]
+    # (version, encoded public part, a viewer's own part) -> that viewer's snapshot frame.
+    snapshot: Callable[[int, bytes, Mapping[str, Any]], bytes]
+    # (message id, name, text, when, removed) -> a chat line's frame.
+    chat: Callable[[int, str, str, datetime, bool], bytes]
 
 
 @dataclass(eq=False)
@@ -71,7 +88,7 @@ class Leave(Command):
 @dataclass(eq=False)
 class Act(Command):
     connection: Connection
-    message: ActionIn
+    message: ActionRequest
     # When the frame arrived (`time.perf_counter()`), for the latency measure.
     received: float | None = None
 

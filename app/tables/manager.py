@@ -8,19 +8,27 @@ timers run again.
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
-from app.db.session import Database
 from app.services import tables as table_service
 from app.services.action_writer import ActionWriter
 from app.tables.actor import RuntimeSettings, TableActor
 from app.tables.clock import Clock
+from app.tables.commands import Encoders
 from app.tables.gc_pauses import GcPauses, tune_collector
 from app.tables.latency import LatencyRecorder
 
+if TYPE_CHECKING:  # types only: the runtime reaches the database through app/services
+    from app.db.session import Database
+
 
 class TableManager:
-    def __init__(self, db: Database, clock: Clock, settings: RuntimeSettings) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, settings: RuntimeSettings, encoders: Encoders
+    ) -> None:
         self.db = db
+        # How the tables' messages become frames: the WebSocket layer's business.
+        self.encoders = encoders
         self.clock = clock
         self.settings = settings
         # Action-to-broadcast latency of every table, for the admins (GET /api/admin/latency).
@@ -51,7 +59,13 @@ class TableManager:
                 async with self.db.transaction() as session:
                     await table_service.get_table(session, table_id)  # NotFound if unknown
                 actor = TableActor(
-                    table_id, self.db, self.clock, self.settings, self.latency, self.writer
+                    table_id,
+                    self.db,
+                    self.clock,
+                    self.settings,
+                    self.latency,
+                    self.encoders,
+                    self.writer,
                 )
                 actor.start()
                 self.actors[table_id] = actor

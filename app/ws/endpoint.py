@@ -32,6 +32,7 @@ from app.tables.actor import TableActor
 from app.tables.clock import Clock
 from app.tables.commands import Act, Chat, Connection, Contribute, Join, Leave, Resync
 from app.tables.manager import TableManager
+from app.tables.table import ActionRequest
 from app.ws.logins import CLOSE_SESSION_ENDED, LoginSockets, OpenSocket
 from app.ws.protocol import (
     MAX_FRAME_BYTES,
@@ -250,6 +251,18 @@ async def _close(websocket: WebSocket, connection: Connection, code: int) -> Non
     await websocket.close(code=code)
 
 
+def _request(message: ActionIn) -> ActionRequest:
+    """A client's action message, in the table's terms (the table never sees the wire)."""
+    return ActionRequest(
+        id=message.id,
+        action=message.action,
+        card=message.card,
+        cards=tuple(message.cards) if message.cards is not None else None,
+        amount=message.amount,
+        version=message.version,
+    )
+
+
 async def _dispatch(
     actor: TableActor,
     connection: Connection,
@@ -261,7 +274,7 @@ async def _dispatch(
         if isinstance(parsed, PingIn):
             connection.send(PongOut(nonce=parsed.nonce).frame())
         elif isinstance(parsed, ActionIn):
-            await actor.call(Act(connection, parsed, received))
+            await actor.call(Act(connection, _request(parsed), received))
         elif isinstance(parsed, ChatIn):
             chat_limiter.check("chat")
             chat_limiter.hit("chat")

@@ -10,6 +10,8 @@ frame becomes a `ProtocolError` and never disturbs play.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -141,6 +143,39 @@ def event_frame(version: int, kind: str, data: dict[str, Any]) -> bytes:
         {"type": "event", "version": version, "kind": kind, "data": data},
         option=orjson.OPT_NON_STR_KEYS,
     )
+
+
+def public_part(public: Mapping[str, Any]) -> bytes:
+    """The viewer-independent part of a view, encoded once per broadcast: every seat's
+    snapshot is then this and its own small part (`spliced_snapshot_frame`)."""
+    return orjson.dumps(public, option=orjson.OPT_NON_STR_KEYS)
+
+
+def spliced_snapshot_frame(version: int, public: bytes, private: Mapping[str, Any]) -> bytes:
+    """The snapshot frame of a view made of `public` (a JSON object from `public_part`) and
+    the viewer's own members (`private`): the same JSON as `snapshot_frame` of the merged
+    view, without encoding the public part again for every seat. The two parts never share
+    a key."""
+    own = orjson.dumps(private, option=orjson.OPT_NON_STR_KEYS)
+    if public == b"{}":
+        view = own
+    elif own == b"{}":
+        view = public
+    else:
+        view = public[:-1] + b"," + own[1:]
+    return b'{"type":"snapshot","version":%d,"view":%b}' % (version, view)
+
+
+def event_frame_of(version: int, kind: str, data: Mapping[str, Any]) -> bytes:
+    """`event_frame` for the table's event log, which hands over read-only mappings."""
+    return event_frame(version, kind, dict(data))
+
+
+def chat_frame(message_id: int, user: str, text: str, at: datetime, removed: bool) -> bytes:
+    """A chat line's frame (a removed line's text is the caller's placeholder)."""
+    return ChatOut(
+        id=message_id, user=user, text=text, at=at.isoformat(), removed=True if removed else None
+    ).frame()
 
 
 class ErrorOut(_ServerMessage):

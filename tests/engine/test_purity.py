@@ -1,4 +1,5 @@
-"""The engine is pure: no I/O, no asyncio, no framework, no other layer of the app."""
+"""The engine and the live table's core are pure: no I/O, no asyncio, no framework, no other
+layer of the app."""
 
 import ast
 from pathlib import Path
@@ -90,3 +91,76 @@ def test_the_scan_catches_a_forbidden_import() -> None:
         "asyncio",
         "sqlalchemy.orm",
     ]
+
+
+# The live table's core (app/tables/table.py and the plain modules it stands on) decides
+# everything about a table without I/O, so it is held to the engine's rule; it may use the
+# engine and the error types, and nothing of the shell around it.
+TABLES = ENGINE.parent / "tables"
+CORE = ("table.py", "values.py", "events.py")
+CORE_MAY_IMPORT = {f"app.tables.{name.removesuffix('.py')}" for name in CORE}
+
+
+def _core_forbidden(module: str) -> bool:
+    if module in CORE_MAY_IMPORT:
+        return False
+    return _forbidden(module) or module == "app.tables" or module.startswith("app.tables.")
+
+
+def test_the_table_core_imports_nothing_forbidden() -> None:
+    for name in CORE:
+        path = TABLES / name
+        tree = ast.parse(path.read_text(), filename=str(path))
+        bad = sorted(m for m in _imports(tree) if _core_forbidden(m))
+        assert not bad, f"app/tables/{name} imports {bad}"
+        calls = {
+            node.func.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        }
+        assert not calls & FORBIDDEN_CALLS, f"app/tables/{name} calls {calls & FORBIDDEN_CALLS}"
+
+
+def _runtime_imports(tree: ast.AST) -> set[str]:
+    """Imports that run: those under `if TYPE_CHECKING:` only name types."""
+    found: set[str] = set()
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.If) and ast.unparse(node.test) in (
+            "TYPE_CHECKING",
+            "typing.TYPE_CHECKING",
+        ):
+            pending.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+        pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def test_the_table_runtime_reaches_the_database_only_through_the_services() -> None:
+    """No module of app/tables runs SQL or imports the database layer: the actor stores
+    and reads through app/services."""
+    files = sorted(TABLES.rglob("*.py"))
+    assert len(files) >= 8
+    for path in files:
+        imported = _runtime_imports(ast.parse(path.read_text(), filename=str(path)))
+        bad = sorted(
+            m
+            for m in imported
+            if m in ("sqlalchemy", "app.db") or m.startswith(("sqlalchemy.", "app.db."))
+        )
+        assert not bad, f"app/tables/{path.name} imports {bad}"
+
+
+def test_the_scans_catch_what_they_look_for() -> None:
+    tree = ast.parse("from app.tables.actor import TableActor\nfrom app.tables.events import E\n")
+    assert sorted(m for m in _imports(tree) if _core_forbidden(m)) == ["app.tables.actor"]
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from app.db import x\n"
+        "else:\n    import sqlalchemy\n"
+    )
+    assert _runtime_imports(tree) == {"typing", "sqlalchemy"}

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from app.db.models import HandAction, User
 from app.db.session import Database
 from app.services import hands as hand_store
-from app.services.action_writer import ActionWriter, StoredAction
+from app.services.action_writer import ActionRecord, ActionWriter
 from app.services.tables import TableSpec, create_table
 from tests.helpers import found_club
 
@@ -49,9 +49,9 @@ async def hands_at_tables(db: Database, count: int) -> list[int]:
     return hand_ids
 
 
-def played(hand_id: int, seq: int, client_id: str | None = None) -> StoredAction:
+def played(hand_id: int, seq: int, client_id: str | None = None) -> ActionRecord:
     action = {"seat": seq % 4, "action": "card", "card": "AS"}
-    return StoredAction(hand_id, seq, action, client_id, None, seq + 1)
+    return ActionRecord(hand_id, seq, action, client_id, None, seq + 1)
 
 
 async def stored(db: Database) -> list[tuple[int, int]]:

@@ -21,7 +21,9 @@ from app.ws.protocol import (
     SnapshotOut,
     event_frame,
     parse_client_frame,
+    public_part,
     snapshot_frame,
+    spliced_snapshot_frame,
 )
 
 
@@ -143,3 +145,33 @@ def test_the_fast_frames_are_the_typed_frames() -> None:
     assert snapshot_frame(7, view) == SnapshotOut(version=7, view=view).frame()
     data = {"seat": 1, "card": "AS", "amount": None}
     assert event_frame(8, "played", data) == EventOut(version=8, kind="played", data=data).frame()
+
+
+def test_a_spliced_snapshot_is_the_plain_snapshot() -> None:
+    """A broadcast encodes a view's public part once and adds each seat's own part to it:
+    the frame parses to exactly what `snapshot_frame` of the whole view sends."""
+    public = {
+        "table": {"id": 3, "status": TableStatus.OPEN, "rules": {"ante": 1}, "name": 'a "b"'},
+        "seats": [{"seat": 0, "name": "Zoë", "stack": 7, "connected": True}],
+        "pot": 4,
+        "turn_ends_in": 12.5,
+        "next_hand_in": None,
+        "next_hand": None,
+        "last_result": {"names": {"u1": "Un"}, "stacks": {0: 3}},
+    }
+    for private in (
+        {"you": {"seat": 2}, "hand": {"hand": ["AS", "KD"], "bids": {0: 3, 2: None}}},
+        {"you": {"seat": None}, "hand": None},
+    ):
+        view = {**public, **private}
+        spliced = spliced_snapshot_frame(41, public_part(public), private)
+        assert orjson.loads(spliced) == orjson.loads(snapshot_frame(41, view))
+    # An empty part on either side still makes one valid object.
+    assert orjson.loads(spliced_snapshot_frame(1, public_part({}), {"you": None})) == {
+        "type": "snapshot",
+        "version": 1,
+        "view": {"you": None},
+    }
+    assert orjson.loads(spliced_snapshot_frame(2, public_part({"pot": 1}), {}))["view"] == {
+        "pot": 1
+    }

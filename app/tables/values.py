@@ -1,0 +1,40 @@
+"""Plain values about a table, shared by the services that read them from the database and
+the table core that decides with them: a module of its own, importing nothing, so that the
+core never depends on the persistence layer to know what a seat is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat_no: int
+    user_id: int
+    username: str
+    display_name: str
+    stack: int
+    sitting_out: bool
+    leaving: bool
+    timed_out_hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """What the live table reads of its stored row, copied when the row is read, so that
+    decisions never touch a database object."""
+
+    id: int
+    name: str
+    game: str
+    status: str  # "open", "paused" or "closed"
+    rules: dict[str, Any]
+    seat_count: int
+    buy_in_min: int
+    buy_in_max: int
+    turn_seconds: int
+    allow_spectators: bool
+    # What the engine carries from hand to hand (button…); empty before the first hand.
+    session_state: dict[str, Any]
+    hands_played: int
