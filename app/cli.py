@@ -24,6 +24,7 @@ def _settings() -> Settings:
     from pydantic import ValidationError
 
     from app.commands.preflight import settings_problem
+    from app.security.passwords import use_hashing
 
     try:
         settings = get_settings()
@@ -31,6 +32,7 @@ def _settings() -> Settings:
         raise settings_problem(error) from None
     if settings.database_url == "" and settings.resolved_database_url.startswith("sqlite"):
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+    use_hashing(settings.argon2_profile)
     return settings
 
 

@@ -15,6 +15,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.security.passwords import Hashing
+
 SECRET_KEY_FILE = "secret_key"  # noqa: S105 (a file name, not a secret)
 
 # The schemes hosts print, each with the async driver Salon talks through.
@@ -78,6 +80,9 @@ class Settings(BaseSettings):
     # Postgres connections kept open for the whole process (no overflow: connections that
     # open and close under load cost a handshake and their prepared statements each time).
     db_pool_size: int = 20
+    # Argon2id's cost (app/security/passwords.py): "standard" (RFC 9106, 64 MiB) or
+    # "fast-insecure", for test suites only: production refuses it.
+    argon2_profile: Hashing = "standard"
     # Postgres: answer a commit before it is on disk (`synchronous_commit = off`; off by
     # default). A database or machine crash may then forget the last ~600 ms of commits —
     # accepted actions and settled hands — never half of one; a crash of Salon loses
@@ -128,6 +133,8 @@ class Settings(BaseSettings):
                 )
             if self.cookie_secure is False:
                 raise ValueError("production refuses SALON_COOKIE_SECURE=false")
+            if self.argon2_profile != "standard":
+                raise ValueError("production refuses SALON_ARGON2_PROFILE=fast-insecure")
         return self
 
     @property

@@ -21,6 +21,7 @@ from app.config import Settings, get_settings
 from app.db.session import Database
 from app.errors import LoginFirst, RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
+from app.security.passwords import use_hashing
 from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
@@ -112,6 +113,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
     settings = settings or get_settings()
+    use_hashing(settings.argon2_profile)
     db = Database(
         settings.resolved_database_url,
         pool_size=settings.db_pool_size,

@@ -15,9 +15,14 @@ from app.db.base import Base
 from app.db.migrate import upgrade_head
 from app.db.session import Database
 from app.main import create_app
+from app.security.passwords import use_hashing
 from tests.databases import create_postgres_database, drop_postgres_database
 
 BACKENDS = ("sqlite", "postgres")
+
+# Members are created and log in by the thousand in a run: the cheap Argon2 parameters,
+# also for what tests create without an app (tests/security checks the standard ones).
+use_hashing("fast-insecure")
 
 
 @pytest.fixture(scope="session")
@@ -108,6 +113,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         login_max_failures=5,
         # Many apps start and stop in one test process: freezing would keep their garbage.
         gc_freeze=False,
+        argon2_profile="fast-insecure",
     )
 
 

@@ -23,6 +23,8 @@ def salon_env(data_dir: Path, database_url: str | None = None, **extra: str) -> 
         k: v for k, v in os.environ.items() if not k.startswith("SALON_") and k != "DATABASE_URL"
     }
     env["SALON_DATA_DIR"] = str(data_dir)
+    # Hundreds of members log in during a run: the cheap hash (production refuses it).
+    env["SALON_ARGON2_PROFILE"] = "fast-insecure"
     if database_url:
         env["DATABASE_URL"] = database_url
     env.update(extra)
