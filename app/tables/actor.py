@@ -478,11 +478,9 @@ class TableActor:
             raise ActionRefused(
                 "storage_unavailable", "The action could not be saved; please try again."
             ) from None
-        self._broadcast(core.commit(applied, user_id, client_id), received)
+        self._broadcast(core.commit(applied, user_id, client_id, self.clock.now()), received)
         if core.hand_over:
             await self._finish_hand()
-        else:
-            core.restart_turn_timer(self.clock.now())
         return applied.version
 
     async def _store_action(
@@ -539,11 +537,9 @@ class TableActor:
                 players=deal.stored_players(),
                 version=deal.version,
             )
-        self._broadcast(core.begin_hand(deal, row.id))
+        self._broadcast(core.begin_hand(deal, row.id, self.clock.now()))
         if core.hand_over:
             await self._finish_hand()
-        else:
-            core.restart_turn_timer(self.clock.now())
 
     async def _seat_for_first_hand(self) -> None:
         """Before a table's first hand, seat its players by the game's rule (Bouillotte's

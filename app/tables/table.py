@@ -596,14 +596,17 @@ class TableCore:
         return Applied(action, events, self.events.version + len(events), hand.row_id, hand.seq + 1)
 
     def commit(
-        self, applied: Applied, user_id: int | None, client_id: str | None
+        self, applied: Applied, user_id: int | None, client_id: str | None, now: float
     ) -> list[LoggedEvent]:
-        """The action is stored: count it, remember its client id, log its events."""
+        """The action is stored: count it, remember its client id, start the next turn's
+        timer (before the frames that tell of the action are built: they show the new
+        turn's time, not what was left of the last one), log its events."""
         assert self.hand is not None
         self.hand.seq = applied.seq
         if client_id is not None and user_id is not None:
             self.remember(user_id, client_id, applied.version)
         self.game_version = applied.version
+        self.restart_turn_timer(now)
         return self.publish(applied.events)
 
     @property
@@ -692,9 +695,10 @@ class TableCore:
             version=self.events.version + len(opening),
         )
 
-    def begin_hand(self, deal: Deal, row_id: int) -> list[LoggedEvent]:
+    def begin_hand(self, deal: Deal, row_id: int, now: float) -> list[LoggedEvent]:
         """The dealt hand is stored (as `row_id`): it is the running hand; its opening is
-        logged. The turn timer starts once it has been told (`restart_turn_timer`)."""
+        logged, and the first turn's timer starts now, so the frames that tell of the deal
+        already show it."""
         self.hand = RunningHand(
             row_id=row_id,
             number=deal.number,
@@ -709,6 +713,7 @@ class TableCore:
         )
         self.game_version = deal.version
         self.last_result = None
+        self.restart_turn_timer(now)
         return self.publish(deal.opening)
 
     def restore(

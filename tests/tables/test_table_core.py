@@ -26,6 +26,8 @@ from app.tables.table import (
 from app.tables.values import SeatInfo, TableInfo
 
 TURN = 30
+# When a test does not care: the table core is given the time, never reads a clock.
+NOW = 100.0
 COUNTDOWN = 4.0
 
 
@@ -77,9 +79,7 @@ def dealt(
     is stored, and start its turn timer."""
     c.next_hand = NextHand(server_seed, commitment(server_seed), {})
     deal = c.deal()
-    logged = c.begin_hand(deal, row_id=77)
-    c.restart_turn_timer(now)
-    return logged
+    return c.begin_hand(deal, row_id=77, now=now)
 
 
 def legal(c: TableCore) -> tuple[int, Action]:
@@ -108,8 +108,7 @@ def play_out(c: TableCore, now: float = 100.0) -> None:
         seat_no, action = legal(c)
         checked = c.check_action(seat_no + 10, request(action, f"c{n}"))
         assert isinstance(checked, Action)
-        c.commit(c.apply(checked), seat_no + 10, f"c{n}")
-        c.restart_turn_timer(now)
+        c.commit(c.apply(checked), seat_no + 10, f"c{n}", now)
         n += 1
 
 
@@ -129,7 +128,7 @@ def test_a_seat_sitting_out_or_leaving_is_not_dealt_in() -> None:
     deal = c.deal()
     # Still seated, so stored with the hand as away.
     assert deal.away == [2, 3] and deal.stored_players()["sitting_out"] == [2, 3]
-    c.begin_hand(deal, row_id=1)
+    c.begin_hand(deal, row_id=1, now=NOW)
     assert c.hand is not None
     assert c.hand.live.dealt_in == frozenset({0, 1})
     assert c.in_hand(10) and not c.in_hand(12) and not c.in_hand(13)
@@ -213,14 +212,15 @@ def test_the_turn_timer_runs_from_the_deal_and_each_action_and_stops_with_the_ha
     c = core()
     dealt(c, now=100.0)
     assert c.turn_deadline == 100.0 + TURN
+    assert c.public_view(100.0, set())["turn_ends_in"] == TURN  # shown with the deal
     assert not c.turn_expired(129.9) and c.turn_expired(130.0)
     seat_no, action = legal(c)
-    c.commit(c.apply(action), seat_no + 10, "a")
-    c.restart_turn_timer(112.0)
+    logged = c.commit(c.apply(action), seat_no + 10, "a", 112.0)
     assert c.turn_deadline == 112.0 + TURN
     assert c.next_deadline() == 142.0
+    # The frames telling of the action are built now: they show the next turn's full time.
+    assert logged and c.public_view(112.0, set())["turn_ends_in"] == TURN
     play_out(c, now=120.0)
-    c.restart_turn_timer(125.0)
     assert c.turn_deadline is None
     c.hand_finished(c.end_hand(), {}, now=126.0)
     assert c.turn_deadline is None and not c.turn_expired(10_000.0)
@@ -233,7 +233,7 @@ def test_the_timer_plays_for_a_seat_and_remembers_it() -> None:
     seat_no = c.hand.live.game.to_act()[0]
     applied = c.apply(c.time_out(seat_no), timed_out=True)
     assert applied.events[0].kind == "timed_out" and applied.events[0].seat == seat_no
-    c.commit(applied, None, None)
+    c.commit(applied, None, None, NOW)
     assert c.hand.timed_out == {seat_no}
     assert [s for s, _ in c.hand.timeouts] == [seat_no]
     assert c.client_ids == {}  # nobody's client id
@@ -364,7 +364,7 @@ def test_a_resent_client_id_is_answered_as_a_duplicate() -> None:
     checked = c.check_action(seat_no + 10, request(action, "x-1"))
     assert isinstance(checked, Action)
     applied = c.apply(checked)
-    c.commit(applied, seat_no + 10, "x-1")
+    c.commit(applied, seat_no + 10, "x-1", NOW)
     before = (c.events.version, c.game_version)
     assert c.check_action(seat_no + 10, request(action, "x-1")) == Duplicate(applied.version)
     assert (c.events.version, c.game_version) == before
@@ -389,7 +389,7 @@ def test_an_action_on_a_stale_view_is_refused() -> None:
     c = core()
     dealt(c)
     seat_no, action = legal(c)
-    c.commit(c.apply(action), seat_no + 10, "first")
+    c.commit(c.apply(action), seat_no + 10, "first", NOW)
     seat_no, action = legal(c)
     with pytest.raises(ActionRefused) as refused:
         c.check_action(seat_no + 10, request(action, "late", version=c.game_version - 1))
@@ -449,7 +449,7 @@ def test_an_applied_action_is_told_only_once_committed() -> None:
     # Not logged yet: the actor stores it first.
     assert c.events.version == version and c.hand.seq == 0
     assert applied.version == version + len(applied.events) and applied.seq == 1
-    logged = c.commit(applied, seat_no + 10, "z")
+    logged = c.commit(applied, seat_no + 10, "z", NOW)
     assert [e.version for e in logged][-1] == applied.version == c.game_version
     assert c.hand.seq == 1
 
@@ -486,7 +486,7 @@ def test_the_opening_is_logged_with_the_stored_version() -> None:
     assert c.hand is None and c.events.version == 0  # nothing kept before it is stored
     assert deal.stored_players()["users"] == {"0": 10, "1": 11, "2": 12}
     assert deal.header["seats"][3] == {"name": "empty-3", "stack": 0}
-    logged = c.begin_hand(deal, row_id=5)
+    logged = c.begin_hand(deal, row_id=5, now=NOW)
     assert logged[0].kind == "new_hand" and logged[-1].version == deal.version
     assert c.game_version == deal.version and c.last_result is None
 
@@ -500,7 +500,7 @@ def test_a_running_hand_is_rebuilt_from_its_stored_actions() -> None:
     for n in range(3):
         seat_no, action = legal(c)
         applied = c.apply(action)
-        c.commit(applied, seat_no + 10, f"s{n}")
+        c.commit(applied, seat_no + 10, f"s{n}", NOW)
         stored.append(StoredAction(action, seat_no + 10, f"s{n}", applied.version))
     again = core()
     again.restore(
