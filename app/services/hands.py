@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ChatMessage, Club, GameTable, Hand, HandAction, HandSeat, SeedReveal, User
@@ -62,6 +62,9 @@ async def _set_version(session: AsyncSession, table_id: int, version: int) -> No
     await session.execute(update(GameTable).where(GameTable.id == table_id).values(version=version))
 
 
+_INSERT_SEAT_RESULT = insert(HandSeat)
+
+
 @dataclass(frozen=True, slots=True)
 class Settlement:
     table_id: int
@@ -76,6 +79,9 @@ class Settlement:
     result: dict[str, Any]
     next_state: dict[str, Any]
     version: int
+    # The game and house rules the hand was dealt under (its seat results depend on them).
+    game: str
+    rules: Mapping[str, Any]
     # Seats dealt into the hand: each gets its row of results.
     dealt_in: frozenset[int] = frozenset()
 
@@ -119,37 +125,43 @@ async def settle_hand(session: AsyncSession, s: Settlement, *, reveal: bool) -> 
             actor_id=None,
             movements=moves,
         )
-    hand = await session.get(Hand, s.hand_id)
-    assert hand is not None
+    # Plain statements, not ORM objects: nothing of the hand row needs reading first.
+    connection = await session.connection()
     ended_at = utcnow()
-    game = str(hand.header["game"])
-    hand.entry = s.entry
-    hand.result = s.result
-    hand.running = False
-    hand.ended_at = ended_at
-    hand.pot = pot_of(game, s.result)
-    hand.revealed = reveal
-    rows = seat_results(
-        game, hand.header.get("rules", {}), s.players, s.dealt_in, s.stacks_before, s.result
-    )
-    session.add_all(
-        HandSeat(
-            hand_id=s.hand_id,
-            table_id=s.table_id,
-            user_id=r.user_id,
-            seat_no=r.seat_no,
-            game=game,
+    await connection.execute(
+        update(Hand)
+        .where(Hand.id == s.hand_id)
+        .values(
+            entry=s.entry,
+            result=s.result,
+            running=False,
             ended_at=ended_at,
-            stack_before=r.stack_before,
-            stack_after=r.stack_after,
-            net=r.net,
-            won=r.won,
-            bourres_paid=r.bourres_paid,
-            brelan=r.brelan,
+            pot=pot_of(s.game, s.result),
+            revealed=reveal,
         )
-        for r in rows
     )
-    await session.flush()
+    rows = seat_results(s.game, dict(s.rules), s.players, s.dealt_in, s.stacks_before, s.result)
+    if rows:
+        await connection.execute(
+            _INSERT_SEAT_RESULT,
+            [
+                {
+                    "hand_id": s.hand_id,
+                    "table_id": s.table_id,
+                    "user_id": r.user_id,
+                    "seat_no": r.seat_no,
+                    "game": s.game,
+                    "ended_at": ended_at,
+                    "stack_before": r.stack_before,
+                    "stack_after": r.stack_after,
+                    "net": r.net,
+                    "won": r.won,
+                    "bourres_paid": r.bourres_paid,
+                    "brelan": r.brelan,
+                }
+                for r in rows
+            ],
+        )
     await session.execute(
         update(GameTable)
         .where(GameTable.id == s.table_id)

@@ -583,6 +583,8 @@ class TableActor:
                     result=end.report,
                     next_state=end.outcome.state,
                     version=end.version,
+                    game=core.table.game,
+                    rules=core.table.rules,
                     dealt_in=hand.live.dealt_in,
                 ),
                 reveal=reveal,
