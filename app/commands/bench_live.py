@@ -74,6 +74,9 @@ from app.db.session import Database
 from app.services import club, ledger, members
 
 PLAYERS_PER_TABLE = 4
+# A robot's idle connection is dropped before the server's keep-alive (5 s) would close it:
+# reusing one the server is closing at that moment fails the request.
+_ROBOT_LIMITS = httpx.Limits(keepalive_expiry=2)
 TABLES_PER_ROBOT = 8  # a member may keep eight table sockets open
 SHOWN_STUCK = 3
 
@@ -175,7 +178,9 @@ async def _top_up_broke(play: Play, plan: TablePlan, seats: list[Seat]) -> bool:
         if seat_no >= len(seats) or not _needs_chips(play.game, stack, play.buy_in):
             continue
         cookies = seats[seat_no].cookies
-        async with httpx.AsyncClient(base_url=play.base, cookies=cookies, timeout=30) as client:
+        async with httpx.AsyncClient(
+            base_url=play.base, cookies=cookies, timeout=30, limits=_ROBOT_LIMITS
+        ) as client:
             response = await client.post(
                 f"/api/tables/{plan.table_id}/top-up",
                 json={"amount": play.buy_in, "request_key": f"bench-topup-{next(_top_ups)}"},
@@ -478,7 +483,7 @@ async def _open_tables(
     robots_http = []
     try:
         for n in range(robots):
-            client = httpx.AsyncClient(base_url=play.base, timeout=30)
+            client = httpx.AsyncClient(base_url=play.base, timeout=30, limits=_ROBOT_LIMITS)
             robots_http.append(client)
             await _login(client, f"robot{n:03d}", password)
         plans = []
