@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import HandAction
 from app.db.session import Database
@@ -85,6 +86,7 @@ class ActionWriter:
         self.figures = WriterFigures()
         self._waiting: list[_Waiting] = []
         self._writer: asyncio.Task[None] | None = None
+        self._connection: AsyncConnection | None = None
 
     async def store(self, action: ActionRecord) -> None:
         """Return once `action` is committed; raise what its write raised otherwise."""
@@ -100,10 +102,14 @@ class ActionWriter:
         self.figures = WriterFigures()
 
     async def close(self) -> None:
-        """Wait for the writes under way (at shutdown, after the tables have stopped)."""
+        """Wait for the writes under way and give the connection back (at shutdown, after
+        the tables have stopped)."""
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer
+        if self._connection is not None:
+            await self._connection.close()
+            self._connection = None
 
     async def _write_all(self) -> None:
         group: list[_Waiting] = []
@@ -137,11 +143,21 @@ class ActionWriter:
                 _settle(done, None)
 
     async def _insert(self, actions: list[ActionRecord]) -> None:
-        """One INSERT run for every row, committed once. The statement is built (and
-        compiled, and prepared by the driver) once, whatever the number of rows: asyncpg
-        sends all the rows in one exchange, which Postgres runs as one transaction."""
-        async with self.db.single_statement() as connection:
-            await connection.execute(_INSERT_ACTION, [a.row() for a in actions])
+        """One INSERT run for every row, in one transaction, on the writer's own connection.
+        The statement is built (and compiled, and prepared by the driver) once, whatever the
+        number of rows. The connection is held for good: no other work waiting for the pool
+        (a burst of settlements, a page of history) ever holds back the tables' actions. A
+        connection that failed is dropped, and the next write opens another."""
+        if self._connection is None:
+            self._connection = await self.db.engine.connect()
+        try:
+            async with self._connection.begin():
+                await self._connection.execute(_INSERT_ACTION, [a.row() for a in actions])
+        except Exception:
+            connection, self._connection = self._connection, None
+            with contextlib.suppress(Exception):
+                await connection.close()
+            raise
         self.figures.writes += 1
         self.figures.actions += len(actions)
         self.figures.largest_write = max(self.figures.largest_write, len(actions))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import DBAPIError
 
 from app.db.models import HandAction, User
 from app.db.session import Database
@@ -79,6 +80,7 @@ async def test_actions_of_many_tables_share_a_commit_and_each_is_stored_on_retur
             assert count == 1
 
     await asyncio.gather(*(table(h) for h in hand_ids))
+    await writer.close()
     assert await stored(db) == sorted((h, s) for h in hand_ids for s in range(1, 6))
     figures = writer.figures
     assert figures.actions == TABLES * 5
@@ -99,6 +101,7 @@ async def test_a_row_that_cannot_be_stored_fails_alone(db: Database) -> None:
     )
     assert results[0] is not None and isinstance(results[0], Exception)
     assert results[1:] == [None, None]
+    await writer.close()
     assert await stored(db) == sorted([(first, 1), (first, 2), (second, 1)])
 
 
@@ -112,3 +115,23 @@ async def test_a_caller_cancelled_while_waiting_does_not_cancel_the_write(db: Da
         await waiting
     await writer.close()
     assert await stored(db) == [(hand_id, 1)]
+
+
+async def test_a_lost_connection_fails_its_write_and_the_next_write_opens_another(
+    pg_db: Database,
+) -> None:
+    (hand_id,) = await hands_at_tables(pg_db, 1)
+    writer = ActionWriter(pg_db)
+    await writer.store(played(hand_id, 1))
+    async with pg_db.transaction() as session:  # what a restarted database does to it
+        await session.execute(
+            text(
+                "select pg_terminate_backend(pid) from pg_stat_activity "
+                "where datname = current_database() and pid <> pg_backend_pid()"
+            )
+        )
+    with pytest.raises(DBAPIError):
+        await writer.store(played(hand_id, 2))
+    await writer.store(played(hand_id, 2))
+    await writer.close()
+    assert await stored(pg_db) == [(hand_id, 1), (hand_id, 2)]
