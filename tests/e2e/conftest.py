@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -45,6 +46,8 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = PROJECT_DIR / "var" / "screenshots"
 OWNER = "owner"
+# Where `salon` keeps its embedded database in its data directory (Settings.database_url).
+DATABASE_FILE = "salon.db"
 # Fail fast: a page that is not there in ten seconds is broken, not slow.
 ACTION_TIMEOUT_MS = 10_000
 
@@ -80,14 +83,29 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite database migrated by `salon migrate`, once per test process: each
+    server below starts from a copy of it (a copy takes milliseconds, a migration seconds)."""
+    data_dir = tmp_path_factory.mktemp("migrated")
+    migrated = salon("migrate", env=salon_env(data_dir))
+    assert migrated.returncode == 0, migrated.stderr
+    return data_dir / DATABASE_FILE
+
+
+def fresh_database(data_dir: Path, migrated: Path) -> None:
+    shutil.copyfile(migrated, data_dir / DATABASE_FILE)
+
+
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, migrated_database: Path
+) -> Iterator[LiveServer]:
     """`salon serve` on a fresh SQLite database, with its club founded by a known owner."""
     data_dir = tmp_path_factory.mktemp("e2e")
     # The result panel shows until the next deal: long enough for a busy machine to read it.
     env = salon_env(data_dir, SALON_NEXT_HAND_SECONDS="6")
-    migrated = salon("migrate", env=env)
-    assert migrated.returncode == 0, migrated.stderr
+    fresh_database(data_dir, migrated_database)
     password = secrets.token_urlsafe(16)
     created = salon("create-admin", OWNER, "--password-stdin", env=env, stdin=f"{password}\n")
     assert created.returncode == 0, created.stderr
@@ -178,10 +196,10 @@ def shot() -> Shot:
 
 
 @pytest.fixture
-def demo_server(tmp_path: Path) -> Iterator[RestartableServer]:
+def demo_server(tmp_path: Path, migrated_database: Path) -> Iterator[RestartableServer]:
     """The demo club on SQLite behind a server the test may kill and start again."""
     env = salon_env(tmp_path, SALON_NEXT_HAND_SECONDS="1")
-    assert salon("migrate", env=env).returncode == 0
+    fresh_database(tmp_path, migrated_database)
     assert salon("demo", env=env).returncode == 0
     server = RestartableServer(env)
     server.start()
