@@ -63,6 +63,15 @@ def _imports(tree: ast.AST) -> set[str]:
     return found
 
 
+def _called(tree: ast.AST) -> set[str]:
+    """The plain names the module calls (`open(...)`, `print(...)`)."""
+    return {
+        node.func.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+
+
 def _forbidden(module: str) -> bool:
     return any(module == bad or module.startswith(bad + ".") for bad in FORBIDDEN)
 
@@ -74,14 +83,8 @@ def test_engine_modules_import_nothing_forbidden() -> None:
         tree = ast.parse(path.read_text(), filename=str(path))
         bad = sorted(m for m in _imports(tree) if _forbidden(m))
         assert not bad, f"{path.relative_to(ENGINE)} imports {bad}"
-        calls = {
-            node.func.id
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        }
-        assert not calls & FORBIDDEN_CALLS, (
-            f"{path.relative_to(ENGINE)} calls {calls & FORBIDDEN_CALLS}"
-        )
+        calls = _called(tree) & FORBIDDEN_CALLS
+        assert not calls, f"{path.relative_to(ENGINE)} calls {calls}"
 
 
 def test_the_scan_catches_a_forbidden_import() -> None:
@@ -113,12 +116,8 @@ def test_the_table_core_imports_nothing_forbidden() -> None:
         tree = ast.parse(path.read_text(), filename=str(path))
         bad = sorted(m for m in _imports(tree) if _core_forbidden(m))
         assert not bad, f"app/tables/{name} imports {bad}"
-        calls = {
-            node.func.id
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        }
-        assert not calls & FORBIDDEN_CALLS, f"app/tables/{name} calls {calls & FORBIDDEN_CALLS}"
+        calls = _called(tree) & FORBIDDEN_CALLS
+        assert not calls, f"app/tables/{name} calls {calls}"
 
 
 def _runtime_imports(tree: ast.AST) -> set[str]:
