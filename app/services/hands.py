@@ -13,14 +13,24 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ChatMessage, Club, GameTable, Hand, HandAction, HandSeat, SeedReveal, User
+from app.db.models import (
+    ChatMessage,
+    Club,
+    GameTable,
+    Hand,
+    HandAction,
+    HandSeat,
+    SeedReveal,
+    TableSeat,
+    User,
+)
 from app.db.types import utcnow
 from app.services import ledger
 from app.services.hand_results import pot_of, seat_results
-from app.services.tables import pot_key, seat_key, seat_rows, stand_up
+from app.services.tables import pot_key, seat_key, stand_up
 
 
 async def begin_hand(
@@ -63,6 +73,11 @@ async def _set_version(session: AsyncSession, table_id: int, version: int) -> No
 
 
 _INSERT_SEAT_RESULT = insert(HandSeat)
+_SEAT_TIMER_UPDATE = (
+    update(TableSeat)
+    .where(TableSeat.id == bindparam("seat_id"))
+    .values(timed_out_hands=bindparam("counted"), sitting_out=bindparam("away"))
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +120,8 @@ def _movements(s: Settlement) -> list[ledger.Movement]:
 
 async def reveals_each_hand(session: AsyncSession) -> bool:
     """Whether the club shows a hand's seed as soon as it ends (else: when the session ends)."""
-    club = await session.get(Club, 1)
-    return club is not None and club.seed_reveal == SeedReveal.HAND
+    policy = await session.scalar(select(Club.seed_reveal).where(Club.id == 1))
+    return policy == SeedReveal.HAND
 
 
 async def settle_hand(session: AsyncSession, s: Settlement, *, reveal: bool) -> None:
@@ -193,7 +208,10 @@ async def end_session(session: AsyncSession, table_id: int) -> None:
 
 async def end_session_if_empty(session: AsyncSession, table_id: int) -> None:
     """The last player has left: the table's session ends and its seeds are revealed."""
-    if not await seat_rows(session, table_id):
+    seated = await session.scalar(
+        select(func.count()).select_from(TableSeat).where(TableSeat.table_id == table_id)
+    )
+    if not seated:
         await end_session(session, table_id)
 
 
@@ -209,16 +227,36 @@ async def after_hand_seats(
     """After a settled hand (`players`: seat -> member as dealt): the timer's bookkeeping
     (`sit_out_after` timed-out hands in a row sit a player out; a hand played resets the
     count) and the players who asked to stand up, whose stacks go back to their balances
-    now. In the settlement's transaction, so a hand and its consequences are stored at once."""
-    for seat in await seat_rows(session, table.id):
-        if players.get(seat.seat_no) == seat.user_id:
-            dealt = seat.seat_no in dealt_in
-            if seat.seat_no in timed_out:
-                seat.timed_out_hands += 1
-                if seat.timed_out_hands >= sit_out_after:
-                    seat.sitting_out = True
-            elif dealt and not seat.sitting_out:
-                seat.timed_out_hands = 0
+    now. In the settlement's transaction, so a hand and its consequences are stored at once.
+    The seats are read and changed by plain statements: this runs after every hand."""
+    seats = (
+        await session.execute(
+            select(
+                TableSeat.id,
+                TableSeat.seat_no,
+                TableSeat.user_id,
+                TableSeat.timed_out_hands,
+                TableSeat.sitting_out,
+                TableSeat.leaving,
+            ).where(TableSeat.table_id == table.id)
+        )
+    ).all()
+    changes = []
+    for seat in seats:
+        if players.get(seat.seat_no) != seat.user_id:
+            continue  # sat down since the deal
+        counted, away = seat.timed_out_hands, seat.sitting_out
+        if seat.seat_no in timed_out:
+            counted += 1
+            away = away or counted >= sit_out_after
+        elif seat.seat_no in dealt_in and not seat.sitting_out:
+            counted = 0
+        if (counted, away) != (seat.timed_out_hands, seat.sitting_out):
+            changes.append({"seat_id": seat.id, "counted": counted, "away": away})
+    if changes:
+        connection = await session.connection()
+        await connection.execute(_SEAT_TIMER_UPDATE, changes)
+    for seat in seats:
         if seat.leaving:
             await stand_up(session, table, seat.user_id)
     await end_session_if_empty(session, table.id)

@@ -462,12 +462,10 @@ async def display_names(
 ) -> dict[str, str]:
     """The display name of each player seated at the deal (seat -> member id), by the name
     the hand's report uses for that seat: those who have left the table since included."""
-    users = {
-        user.id: user.display_name
-        for user in (
-            await session.scalars(select(User).where(User.id.in_(set(players.values()))))
-        ).all()
-    }
+    rows = await session.execute(
+        select(User.id, User.display_name).where(User.id.in_(set(players.values())))
+    )
+    users = {user_id: display_name for user_id, display_name in rows.all()}
     return {names[seat]: users[uid] for seat, uid in players.items() if uid in users}
 
 
