@@ -12,13 +12,31 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from app.engine.base import Action, Event, Game
-from app.engine.bouillotte.bench import RandomSource
-from app.engine.bouillotte.seating import TableSeating
 from app.engine.cards import CARD_INDEX, rank_of, suit_of
 from app.engine.options import OptionInfo, RefusedCombination, RuleOptions
+
+
+class RandomSource(Protocol):
+    """What the bench needs of ``random.Random``."""
+
+    def random(self) -> float: ...
+
+    def randbytes(self, n: int, /) -> bytes: ...
+
+
+class TableSeating(NamedTuple):
+    """The seating of a table's first hand, in seat numbers. ``moves``: the seat a player
+    took on joining -> the seat they sit on now; ``dealer``: the seat that deals first;
+    ``drawn``: seat (now) -> the card its player drew, from the king down (empty for
+    ``as_joined``)."""
+
+    moves: dict[int, int]
+    dealer: int
+    drawn: dict[int, str]
+
 
 __all__ = [
     "EngineHand",

@@ -22,8 +22,7 @@ from typing import Any
 
 from app.engine import log as table_log
 from app.engine.base import Action, EngineError, Event
-from app.engine.bouillotte.seating import TableSeating
-from app.engine.driver import GameDriver, HandOutcome, LiveHand, timeout_said
+from app.engine.driver import GameDriver, HandOutcome, LiveHand, TableSeating, timeout_said
 from app.engine.logdoc import MalformedLog
 from app.engine.registry import driver
 from app.engine.rng import (

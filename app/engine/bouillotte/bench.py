@@ -11,19 +11,11 @@ The engine does no I/O and reads no clock: the caller passes its random source a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from app.engine.bouillotte.choices import Choices
 from app.engine.bouillotte.config import BouillotteRules
 from app.engine.bouillotte.session import BouillotteSession
-
-
-class RandomSource(Protocol):
-    """What the bench needs of ``random.Random``."""
-
-    def random(self) -> float: ...
-
-    def randbytes(self, n: int, /) -> bytes: ...
+from app.engine.driver import RandomSource
 
 
 def bench_bouillotte(

@@ -17,10 +17,10 @@ from app.engine.bouillotte.config import (
     preset,
 )
 from app.engine.bouillotte.deck import SeededDeck
-from app.engine.bouillotte.seating import TableSeating, seat_at_table
+from app.engine.bouillotte.seating import seat_at_table
 from app.engine.bouillotte.session import BouillotteSession
 from app.engine.bouillotte.state import MAX_PLAYERS, MIN_PLAYERS, BouillotteHand
-from app.engine.driver import EngineHand, GameLog, LiveHand, RulesDriver
+from app.engine.driver import EngineHand, GameLog, LiveHand, RulesDriver, TableSeating
 from app.engine.options import RuleOptions
 
 # Showdown ranks that count as a brelan (a carré is a brelan and the upcard).

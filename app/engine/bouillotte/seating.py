@@ -22,6 +22,7 @@ from app.engine.base import EngineError
 from app.engine.bouillotte.config import BouillotteRules
 from app.engine.bouillotte.deck import EIGHT, JACK, KING, NINE, QUEEN
 from app.engine.cards import CARD_NAMES, make_card, rank_of
+from app.engine.driver import TableSeating
 from app.engine.rng import shuffled
 
 DRAW_RANKS = (KING, QUEEN, JACK, NINE, EIGHT)
@@ -95,17 +96,6 @@ def seat_players(
     if seed is None:
         raise EngineError("bad_draw", "Seating by draw needs a seed.")
     return draw_seating(players, seed, direction=rules.direction, king_seat=king_seat)
-
-
-class TableSeating(NamedTuple):
-    """The seating of a table's first hand, in seat numbers. ``moves``: the seat a player
-    took on joining -> the seat they sit on now; ``dealer``: the seat that deals first;
-    ``drawn``: seat (now) -> the card its player drew, from the king down (empty for
-    ``as_joined``)."""
-
-    moves: dict[int, int]
-    dealer: int
-    drawn: dict[int, str]
 
 
 def seat_at_table(rules: BouillotteRules, joined: Sequence[int], seed: bytes) -> TableSeating:

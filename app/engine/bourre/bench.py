@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.engine.bouillotte.bench import RandomSource
 from app.engine.bourre.config import BourreRules
 from app.engine.bourre.session import BourreSession
+from app.engine.driver import RandomSource
 
 START_STACK = 1000
 LOW_STACK = 200

@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from app.engine.base import Action, Game
-from app.engine.bouillotte.seating import TableSeating
 from app.engine.bourre import tablelog
 from app.engine.bourre.bench import bench_bourre
 from app.engine.bourre.config import (
@@ -19,7 +18,14 @@ from app.engine.bourre.config import (
 from app.engine.bourre.deck import SeededDeck
 from app.engine.bourre.session import BourreSession
 from app.engine.bourre.state import BourreHand
-from app.engine.driver import EngineHand, GameLog, LiveHand, RulesDriver, lowest_card
+from app.engine.driver import (
+    EngineHand,
+    GameLog,
+    LiveHand,
+    RulesDriver,
+    TableSeating,
+    lowest_card,
+)
 from app.engine.options import RuleOptions
 
 
