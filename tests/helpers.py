@@ -6,10 +6,12 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import MemberStatus, Role
+from app.db.models import GameTable, MemberStatus, Role, User
 from app.db.session import Database
 from app.services import club, ledger, members
+from app.services.tables import TableSpec, create_table
 
 PASSWORD = "correct horse battery"
 
@@ -106,3 +108,11 @@ async def snapshot(db: Database) -> tuple[list[tuple[str, int]], int, int]:
         entries = await session.scalar(select(func.count()).select_from(LedgerEntry))
         ops = await session.scalar(select(func.count()).select_from(LedgerOperation))
     return balances, int(entries or 0), int(ops or 0)
+
+
+async def open_bourre_table(session: AsyncSession, owner: User, name: str) -> GameTable:
+    """A four-seat Bourré table with the default house rules, opened by `owner`."""
+    spec = TableSpec(
+        name=name, game="bourre", rules={}, seat_count=4, buy_in_min=20, buy_in_max=200
+    )
+    return await create_table(session, owner, spec)

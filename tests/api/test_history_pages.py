@@ -10,8 +10,7 @@ from fastapi import FastAPI
 from app.db.models import Hand, TableStatus, User
 from app.db.session import Database
 from app.db.types import utcnow
-from app.services.tables import TableSpec, create_table
-from tests.helpers import add_member, found_club, logged_in_client
+from tests.helpers import add_member, found_club, logged_in_client, open_bourre_table
 
 
 async def test_the_pages_ask_a_visitor_to_log_in(client: httpx.AsyncClient, db: Database) -> None:
@@ -73,15 +72,7 @@ async def test_an_admin_sees_every_tables_sessions_closed_ones_too(
     async with db.transaction() as session:
         owner = await session.get(User, owner_id)
         assert owner is not None
-        spec = TableSpec(
-            name="Old Friday",
-            game="bourre",
-            rules={},
-            seat_count=4,
-            buy_in_min=20,
-            buy_in_max=200,
-        )
-        table = await create_table(session, owner, spec)
+        table = await open_bourre_table(session, owner, "Old Friday")
         for number, session_no in ((1, 1), (2, 1), (3, 2)):
             session.add(
                 Hand(

@@ -13,8 +13,7 @@ from app.db.models import HandAction, User
 from app.db.session import Database
 from app.services import hands as hand_store
 from app.services.action_writer import ActionRecord, ActionWriter
-from app.services.tables import TableSpec, create_table
-from tests.helpers import found_club
+from tests.helpers import found_club, open_bourre_table
 
 TABLES = 6
 
@@ -27,15 +26,7 @@ async def hands_at_tables(db: Database, count: int) -> list[int]:
         owner = await session.get(User, owner_id)
         assert owner is not None
         for n in range(count):
-            spec = TableSpec(
-                name=f"Table {n}",
-                game="bourre",
-                rules={},
-                seat_count=4,
-                buy_in_min=20,
-                buy_in_max=200,
-            )
-            table = await create_table(session, owner, spec)
+            table = await open_bourre_table(session, owner, f"Table {n}")
             hand = await hand_store.begin_hand(
                 session,
                 table_id=table.id,
