@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -55,7 +54,7 @@ from app.tables.commands import (
     Stop,
     TopUp,
 )
-from app.tables.events import EventLog, LoggedEvent
+from app.tables.events import LoggedEvent
 from app.tables.latency import BroadcastTracker, LatencyRecorder
 from app.tables.table import (
     CLOSED,
@@ -64,11 +63,9 @@ from app.tables.table import (
     ActionRefused,
     Applied,
     Duplicate,
-    RunningHand,
     StoredAction,
     TableCore,
 )
-from app.tables.values import SeatInfo
 
 if TYPE_CHECKING:  # types only: the runtime reaches the database through app/services
     from app.db.models import GameTable
@@ -128,49 +125,6 @@ class TableActor:
         """The table's state and rules; there once the table is loaded."""
         assert self._core is not None, "the table is not loaded"
         return self._core
-
-    @property
-    def seats(self) -> dict[int, SeatInfo]:
-        return self.core.seats
-
-    @property
-    def pot(self) -> int:
-        return self.core.pot
-
-    @property
-    def hand(self) -> RunningHand | None:
-        return self.core.hand
-
-    @property
-    def events(self) -> EventLog:
-        return self.core.events
-
-    @property
-    def game_version(self) -> int:
-        return self.core.game_version
-
-    @property
-    def turn_deadline(self) -> float | None:
-        return self.core.turn_deadline
-
-    @property
-    def next_hand_at(self) -> float | None:
-        return self.core.next_hand_at
-
-    @property
-    def closing(self) -> bool:
-        return self.core.closing
-
-    @property
-    def last_result(self) -> dict[str, Any] | None:
-        return self.core.last_result
-
-    @property
-    def client_ids(self) -> OrderedDict[tuple[int, str], int]:
-        return self.core.client_ids
-
-    def seat_of_user(self, user_id: int) -> int | None:
-        return self.core.seat_of_user(user_id)
 
     def _connected(self) -> set[int]:
         return {c.user_id for c in self.connections}
@@ -367,7 +321,7 @@ class TableActor:
             async with self.db.transaction() as session:
                 recent = await hand_store.recent_chat(session, self.table_id, CHAT_HISTORY)
             self.connections.add(connection)
-            connection.send(self._snapshot_for(self.seat_of_user(connection.user_id)))
+            connection.send(self._snapshot_for(self.core.seat_of_user(connection.user_id)))
             for message, name in recent:
                 connection.send(
                     self._chat_frame(
@@ -393,15 +347,21 @@ class TableActor:
             self._broadcast(logged)
 
     def _catch_up(self, connection: Connection, version: int) -> None:
-        seat = self.seat_of_user(connection.user_id)
+        seat = self.core.seat_of_user(connection.user_id)
         for event in self.core.missed(version, seat):
             connection.send(event.frame)
         connection.send(self._snapshot_for(seat))
 
-    def _snapshot_for(self, seat: int | None) -> bytes:
-        core = self.core
-        public = self.encoders.public(core.public_view(self.clock.now(), self._connected()))
-        return self.encoders.snapshot(core.events.version, public, core.private_view(seat))
+    def _public_part(self) -> bytes:
+        """The encoded part of a snapshot that every viewer shares."""
+        return self.encoders.public(self.core.public_view(self.clock.now(), self._connected()))
+
+    def _snapshot_for(self, seat: int | None, public: bytes | None = None) -> bytes:
+        """`seat`'s snapshot, from the shared part if a broadcast has already encoded it."""
+        shared = public if public is not None else self._public_part()
+        return self.encoders.snapshot(
+            self.core.events.version, shared, self.core.private_view(seat)
+        )
 
     def _flush_closed(self) -> None:
         """Drop the connections ended since (a slow reader, a login that ended), as if
@@ -430,12 +390,8 @@ class TableActor:
                     connection.send(event.frame)
             if seat not in snapshots:
                 if public is None:
-                    public = self.encoders.public(
-                        core.public_view(self.clock.now(), self._connected())
-                    )
-                snapshots[seat] = self.encoders.snapshot(
-                    core.events.version, public, core.private_view(seat)
-                )
+                    public = self._public_part()
+                snapshots[seat] = self._snapshot_for(seat, public)
             tagged = tracker if seat is not None else None
             if connection.send(snapshots[seat], tagged) and tagged is not None:
                 tagged.pending += 1
@@ -639,7 +595,7 @@ class TableActor:
             seats = await table_service.seats_of(session, self.table_id)
         self.core.set_seats(seats)
         if not reply.replayed:
-            self._seats_changed("topped_up", self.seat_of_user(command.user_id))
+            self._seats_changed("topped_up", self.core.seat_of_user(command.user_id))
         return reply
 
     async def _sit_out(self, user_id: int, away: bool) -> dict[str, Any]:
@@ -647,7 +603,7 @@ class TableActor:
             await table_service.set_sitting_out(session, self.table_id, user_id, away)
             seats = await table_service.seats_of(session, self.table_id)
         self.core.set_seats(seats)
-        self._seats_changed("sitting_out" if away else "back", self.seat_of_user(user_id))
+        self._seats_changed("sitting_out" if away else "back", self.core.seat_of_user(user_id))
         return {"sitting_out": away}
 
     async def _stand(self, user_id: int) -> dict[str, Any]:
@@ -657,9 +613,9 @@ class TableActor:
                 await table_service.mark_leaving(session, self.table_id, user_id)
                 seats = await table_service.seats_of(session, self.table_id)
             self.core.set_seats(seats)
-            self._seats_changed("leaving", self.seat_of_user(user_id))
+            self._seats_changed("leaving", self.core.seat_of_user(user_id))
             return {"left": False, "after_hand": True}
-        seat_no = self.seat_of_user(user_id)
+        seat_no = self.core.seat_of_user(user_id)
         async with self.db.transaction() as session:
             returned = await table_service.stand_up(session, self.table, user_id)
             await hand_store.end_session_if_empty(session, self.table_id)
