@@ -28,7 +28,6 @@ from urllib.parse import parse_qs, urlsplit
 from sqlalchemy import event
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -123,7 +122,6 @@ class Database:
             url, pool_size=pool_size, null_pool=null_pool, async_commit=async_commit
         )
         self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     @property
     def kind(self) -> str:
@@ -136,19 +134,6 @@ class Database:
         """One unit of work: committed when the block ends, rolled back if it raises."""
         async with self.sessionmaker() as session, session.begin():
             yield session
-
-    @asynccontextmanager
-    async def single_statement(self) -> AsyncIterator[AsyncConnection]:
-        """A connection for one statement that commits on its own — one round trip, not
-        BEGIN, statement, COMMIT — for a write on the hot path. Each statement run on it is
-        committed when it returns. SQLite keeps its transaction, whose BEGIN IMMEDIATE takes
-        the write lock up front."""
-        if self.engine.dialect.name == "sqlite":
-            async with self.engine.begin() as connection:
-                yield connection
-        else:
-            async with self._autocommit.connect() as connection:
-                yield connection
 
     async def dispose(self) -> None:
         await self.engine.dispose()

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from sqlalchemy import insert, select, text
+from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from app.db import session as db_session
-from app.db.models import Club
 from app.db.session import Database
 
 
@@ -55,17 +54,6 @@ async def test_a_busy_connection_is_not_checked_and_a_failure_renews_the_pool(
     with pytest.raises(DBAPIError):
         await _backend(one_connection)
     assert await _backend(one_connection) not in (0, first)
-
-
-async def test_a_single_statement_is_committed_when_it_returns(db: Database) -> None:
-    async with db.single_statement() as connection:
-        await connection.execute(insert(Club).values(name="Solo"))
-    other = Database(db.url, null_pool=True)
-    try:
-        async with other.transaction() as session:
-            assert await session.scalar(select(Club.name)) == "Solo"
-    finally:
-        await other.dispose()
 
 
 @pytest.mark.parametrize(
