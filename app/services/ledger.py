@@ -25,6 +25,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 from app.db.models import Account, AccountKind, LedgerEntry, LedgerOperation
 from app.db.types import utcnow
@@ -127,21 +128,22 @@ async def post(
     fingerprint = _fingerprint(kind, reason, movements)
 
     keys = sorted({m.from_key for m in movements} | {m.to_key for m in movements})
-    # Lock first, then look for the key: a concurrent twin holding the same locks has
-    # committed by the time we get them, so we see its operation and replay it.
+    # Lock first, then claim the key: a concurrent twin holding the same locks has
+    # committed by the time we get them, so our claim finds its operation and replays it.
+    # Plain rows, not ORM objects: settlements post after every hand.
+    connection = await session.connection()
     locked = (
-        await session.scalars(
-            select(Account).where(Account.key.in_(keys)).order_by(Account.id).with_for_update()
+        await connection.execute(
+            select(Account.id, Account.key, Account.kind, Account.balance)
+            .where(Account.key.in_(keys))
+            .order_by(Account.id)
+            .with_for_update()
         )
     ).all()
     accounts = {a.key: a for a in locked}
     missing = [k for k in keys if k not in accounts]
     if missing:
         raise NotFound("account_not_found", f"No such account: {missing[0]}.", account=missing[0])
-
-    existing = await _existing(session, idempotency_key)
-    if existing is not None:
-        return _replay_or_conflict(existing, fingerprint)
 
     deltas: dict[str, int] = defaultdict(int)
     for m in movements:
@@ -150,11 +152,17 @@ async def post(
     for key, delta in deltas.items():
         account = accounts[key]
         if account.kind != AccountKind.BANK and account.balance + delta < 0:
+            # A replay is answered as the first time even if the chips have moved on since;
+            # only a new operation is refused. (A key already used is looked up here, on
+            # the rare refusal, rather than before every operation: the INSERT below
+            # finds it too.)
+            if (existing := await _existing(session, idempotency_key)) is not None:
+                return _replay_or_conflict(existing, fingerprint)
             raise InsufficientFunds(key, account.balance, -delta)
 
-    # The key is claimed by the INSERT itself: a concurrent twin that got there first
-    # (and committed while we waited for the locks) makes it insert nothing.
-    connection = await session.connection()
+    # The key is claimed by the INSERT itself: an operation posted under it before, or a
+    # concurrent twin that got there first (and committed while we waited for the locks),
+    # makes it insert nothing, and that operation is replayed.
     operation_id = await connection.scalar(
         _insert_ignoring_twins(session)
         .values(
@@ -193,9 +201,12 @@ async def post(
             .values(balance=Account.balance + bindparam("delta")),
             [{"account_id": account.id, "delta": delta} for account, delta in changed],
         )
-    # The rows are locked: their new balances are known without reading them back.
+    # The rows are locked: their new balances are known without reading them back. An
+    # account the session already holds as an object is told its new balance.
     for account, delta in changed:
-        set_committed_value(account, "balance", account.balance + delta)
+        held = session.identity_map.get(identity_key(Account, account.id))
+        if held is not None:
+            set_committed_value(held, "balance", account.balance + delta)
     return Posted(operation_id=operation_id, replayed=False)
 
 
