@@ -9,7 +9,7 @@ engine carries to the next hand.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,7 @@ from app.db.types import utcnow
 from app.services import ledger
 from app.services.hand_results import pot_of, seat_results
 from app.services.tables import pot_key, seat_key, stand_up
+from app.tables.values import SeatsAfterHand
 
 
 async def begin_hand(
@@ -45,37 +46,49 @@ async def begin_hand(
     version: int,
     server_seed_hex: str | None = None,
     contributions: dict[str, str] | None = None,
-) -> Hand:
-    """Store a hand as it is dealt. `seed_hex` is the seed it is dealt and replayed from;
-    `commitment` the SHA-256 of `server_seed_hex`, which was shown before the deal, and
-    `contributions` the seated players' values mixed into the seed (docs/fair-shuffle.md)."""
-    hand = Hand(
-        table_id=table_id,
-        number=number,
-        seed=seed_hex,
-        commitment=commitment,
-        server_seed=server_seed_hex,
-        contributions=contributions,
-        header=header,
-        players=players,
-        running=True,
-        # The table's current session, read in the same statement.
-        session=select(GameTable.session).where(GameTable.id == table_id).scalar_subquery(),
+) -> int:
+    """Store a hand as it is dealt; returns its id. `seed_hex` is the seed it is dealt and
+    replayed from; `commitment` the SHA-256 of `server_seed_hex`, which was shown before the
+    deal, and `contributions` the seated players' values mixed into the seed
+    (docs/fair-shuffle.md). Plain statements: a live table deals after every hand."""
+    connection = await session.connection()
+    stored = await connection.execute(
+        insert(Hand)
+        .values(
+            table_id=table_id,
+            number=number,
+            seed=seed_hex,
+            commitment=commitment,
+            server_seed=server_seed_hex,
+            contributions=contributions,
+            header=header,
+            players=players,
+            running=True,
+            # The table's current session, read in the same statement.
+            session=select(GameTable.session).where(GameTable.id == table_id).scalar_subquery(),
+        )
+        .returning(Hand.id)
     )
-    session.add(hand)
+    hand_id: int = stored.scalar_one()
     await _set_version(session, table_id, version)
-    await session.flush()
-    return hand
+    return hand_id
 
 
 async def _set_version(session: AsyncSession, table_id: int, version: int) -> None:
-    await session.execute(update(GameTable).where(GameTable.id == table_id).values(version=version))
+    connection = await session.connection()
+    await connection.execute(
+        update(GameTable).where(GameTable.id == table_id).values(version=version)
+    )
 
 
 _INSERT_SEAT_RESULT = insert(HandSeat)
 _SEAT_TIMER_UPDATE = (
     update(TableSeat)
-    .where(TableSeat.id == bindparam("seat_id"))
+    .where(
+        TableSeat.table_id == bindparam("table"),
+        TableSeat.seat_no == bindparam("seat"),
+        TableSeat.user_id == bindparam("member"),
+    )
     .values(timed_out_hands=bindparam("counted"), sitting_out=bindparam("away"))
 )
 
@@ -118,15 +131,11 @@ def _movements(s: Settlement) -> list[ledger.Movement]:
     return moves
 
 
-async def reveals_each_hand(session: AsyncSession) -> bool:
-    """Whether the club shows a hand's seed as soon as it ends (else: when the session ends)."""
-    policy = await session.scalar(select(Club.seed_reveal).where(Club.id == 1))
-    return policy == SeedReveal.HAND
-
-
-async def settle_hand(session: AsyncSession, s: Settlement, *, reveal: bool) -> None:
+async def settle_hand(session: AsyncSession, s: Settlement) -> bool:
     """Commit the end of a hand (the caller's transaction makes it one unit): chips, the
-    history entry and result, each seat's result row; `reveal`: its seed is public now."""
+    history entry and result, each seat's result row. Returns whether its seed is public
+    now: the club's policy (show each hand's seed as soon as it ends, or when the session
+    ends) is read in the same statement that closes the hand."""
     paid_in = sum(b - a for b, a in zip(s.stacks_before, s.stacks_after, strict=True))
     if paid_in != s.pot_after - s.pot_before:
         raise AssertionError("a settlement must conserve chips")  # the engine guarantees it
@@ -143,16 +152,22 @@ async def settle_hand(session: AsyncSession, s: Settlement, *, reveal: bool) -> 
     # Plain statements, not ORM objects: nothing of the hand row needs reading first.
     connection = await session.connection()
     ended_at = utcnow()
-    await connection.execute(
-        update(Hand)
-        .where(Hand.id == s.hand_id)
-        .values(
-            entry=s.entry,
-            result=s.result,
-            running=False,
-            ended_at=ended_at,
-            pot=pot_of(s.game, s.result),
-            revealed=reveal,
+    reveals_each_hand = func.coalesce(
+        select(Club.seed_reveal == SeedReveal.HAND).where(Club.id == 1).scalar_subquery(), False
+    )
+    revealed = bool(
+        await connection.scalar(
+            update(Hand)
+            .where(Hand.id == s.hand_id)
+            .values(
+                entry=s.entry,
+                result=s.result,
+                running=False,
+                ended_at=ended_at,
+                pot=pot_of(s.game, s.result),
+                revealed=reveals_each_hand,
+            )
+            .returning(Hand.revealed)
         )
     )
     rows = seat_results(s.game, dict(s.rules), s.players, s.dealt_in, s.stacks_before, s.result)
@@ -177,7 +192,7 @@ async def settle_hand(session: AsyncSession, s: Settlement, *, reveal: bool) -> 
                 for r in rows
             ],
         )
-    await session.execute(
+    await connection.execute(
         update(GameTable)
         .where(GameTable.id == s.table_id)
         .values(
@@ -186,6 +201,7 @@ async def settle_hand(session: AsyncSession, s: Settlement, *, reveal: bool) -> 
             version=s.version,
         )
     )
+    return revealed
 
 
 async def end_session(session: AsyncSession, table_id: int) -> None:
@@ -208,58 +224,39 @@ async def end_session(session: AsyncSession, table_id: int) -> None:
 
 async def end_session_if_empty(session: AsyncSession, table_id: int) -> None:
     """The last player has left: the table's session ends and its seeds are revealed."""
-    seated = await session.scalar(
+    await session.flush()  # a seat deleted by the ORM in this transaction is gone
+    connection = await session.connection()
+    seated = await connection.scalar(
         select(func.count()).select_from(TableSeat).where(TableSeat.table_id == table_id)
     )
     if not seated:
         await end_session(session, table_id)
 
 
-async def after_hand_seats(
-    session: AsyncSession,
-    table: GameTable,
-    players: Mapping[int, int],
-    dealt_in: Collection[int],
-    timed_out: Collection[int],
-    *,
-    sit_out_after: int,
-) -> None:
-    """After a settled hand (`players`: seat -> member as dealt): the timer's bookkeeping
-    (`sit_out_after` timed-out hands in a row sit a player out; a hand played resets the
-    count) and the players who asked to stand up, whose stacks go back to their balances
-    now. In the settlement's transaction, so a hand and its consequences are stored at once.
-    The seats are read and changed by plain statements: this runs after every hand."""
-    seats = (
-        await session.execute(
-            select(
-                TableSeat.id,
-                TableSeat.seat_no,
-                TableSeat.user_id,
-                TableSeat.timed_out_hands,
-                TableSeat.sitting_out,
-                TableSeat.leaving,
-            ).where(TableSeat.table_id == table.id)
-        )
-    ).all()
-    changes = []
-    for seat in seats:
-        if players.get(seat.seat_no) != seat.user_id:
-            continue  # sat down since the deal
-        counted, away = seat.timed_out_hands, seat.sitting_out
-        if seat.seat_no in timed_out:
-            counted += 1
-            away = away or counted >= sit_out_after
-        elif seat.seat_no in dealt_in and not seat.sitting_out:
-            counted = 0
-        if (counted, away) != (seat.timed_out_hands, seat.sitting_out):
-            changes.append({"seat_id": seat.id, "counted": counted, "away": away})
-    if changes:
+async def after_hand_seats(session: AsyncSession, table: GameTable, after: SeatsAfterHand) -> None:
+    """After a settled hand, in its transaction (a hand and its consequences are stored at
+    once): the turn timer's bookkeeping the table decided, and the players who asked to
+    stand up, whose stacks go back to their balances now. A seat is updated only if the
+    member the table decided for still holds it."""
+    if after.timers:
         connection = await session.connection()
-        await connection.execute(_SEAT_TIMER_UPDATE, changes)
-    for seat in seats:
-        if seat.leaving:
-            await stand_up(session, table, seat.user_id)
-    await end_session_if_empty(session, table.id)
+        await connection.execute(
+            _SEAT_TIMER_UPDATE,
+            [
+                {
+                    "table": table.id,
+                    "seat": t.seat_no,
+                    "member": t.user_id,
+                    "counted": t.timed_out_hands,
+                    "away": t.sitting_out,
+                }
+                for t in after.timers
+            ],
+        )
+    for user_id in after.leaving:
+        await stand_up(session, table, user_id)
+    if after.leaving:
+        await end_session_if_empty(session, table.id)
 
 
 async def running_hand(session: AsyncSession, table_id: int) -> Hand | None:

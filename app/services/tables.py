@@ -310,34 +310,48 @@ async def open_table_ids(session: AsyncSession) -> list[int]:
 
 
 async def seats_of(session: AsyncSession, table_id: int) -> list[SeatInfo]:
-    """Who sits where, with their stacks (from the ledger)."""
+    """Who sits where, with their stacks (from the ledger). Plain rows on the session's
+    connection, not ORM objects: a live table reads its seats after every hand. Changes
+    the session still holds are flushed first, since plain statements do not autoflush."""
+    await session.flush()
+    connection = await session.connection()
     rows = (
-        await session.execute(
-            select(TableSeat, User)
+        await connection.execute(
+            select(
+                TableSeat.seat_no,
+                TableSeat.user_id,
+                User.username,
+                User.display_name,
+                TableSeat.sitting_out,
+                TableSeat.leaving,
+                TableSeat.timed_out_hands,
+            )
             .join(User, User.id == TableSeat.user_id)
             .where(TableSeat.table_id == table_id)
             .order_by(TableSeat.seat_no)
         )
     ).all()
-    keys = [seat_key(table_id, user.id) for _, user in rows]
+    keys = [seat_key(table_id, row.user_id) for row in rows]
     balances = {
         key: balance
         for key, balance in (
-            await session.execute(select(Account.key, Account.balance).where(Account.key.in_(keys)))
+            await connection.execute(
+                select(Account.key, Account.balance).where(Account.key.in_(keys))
+            )
         ).all()
     }
     return [
         SeatInfo(
-            seat.seat_no,
-            user.id,
-            user.username,
-            user.display_name,
-            int(balances.get(seat_key(table_id, user.id), 0)),
-            seat.sitting_out,
-            seat.leaving,
-            seat.timed_out_hands,
+            row.seat_no,
+            row.user_id,
+            row.username,
+            row.display_name,
+            int(balances.get(seat_key(table_id, row.user_id), 0)),
+            row.sitting_out,
+            row.leaving,
+            row.timed_out_hands,
         )
-        for seat, user in rows
+        for row in rows
     ]
 
 
@@ -462,7 +476,8 @@ async def display_names(
 ) -> dict[str, str]:
     """The display name of each player seated at the deal (seat -> member id), by the name
     the hand's report uses for that seat: those who have left the table since included."""
-    rows = await session.execute(
+    connection = await session.connection()
+    rows = await connection.execute(
         select(User.id, User.display_name).where(User.id.in_(set(players.values())))
     )
     users = {user_id: display_name for user_id, display_name in rows.all()}

@@ -481,7 +481,7 @@ class TableActor:
             log.info("table %s: no hand dealt: %s", self.table_id, error.message)
             return
         async with self.db.transaction() as session:
-            row = await hand_store.begin_hand(
+            hand_id = await hand_store.begin_hand(
                 session,
                 table_id=self.table_id,
                 number=deal.number,
@@ -493,7 +493,7 @@ class TableActor:
                 players=deal.stored_players(),
                 version=deal.version,
             )
-        self._broadcast(core.begin_hand(deal, row.id, self.clock.now()))
+        self._broadcast(core.begin_hand(deal, hand_id, self.clock.now()))
         if core.hand_over:
             await self._finish_hand()
 
@@ -519,13 +519,18 @@ class TableActor:
             self._broadcast(core.seats_drawn(seating))
 
     async def _finish_hand(self) -> None:
+        """Settle the finished hand in one transaction. The table decides what the hand
+        changes at its seats and applies it once stored; the seats are read back only when
+        someone stood up, and the players' display names only when one has left."""
         core = self.core
         assert self.table is not None
         end = core.end_hand()
         hand = end.hand
+        after = core.seats_after_hand(end, sit_out_after=TIMEOUTS_BEFORE_SIT_OUT)
+        display = core.display_names_at_deal(end)
+        seats = None
         async with self.db.transaction() as session:
-            reveal = await hand_store.reveals_each_hand(session)
-            await hand_store.settle_hand(
+            reveal = await hand_store.settle_hand(
                 session,
                 hand_store.Settlement(
                     table_id=self.table_id,
@@ -543,26 +548,20 @@ class TableActor:
                     rules=core.table.rules,
                     dealt_in=hand.live.dealt_in,
                 ),
-                reveal=reveal,
             )
-            display = await table_service.display_names(session, hand.players, end.names)
-            await hand_store.after_hand_seats(
-                session,
-                self.table,
-                hand.players,
-                hand.live.dealt_in,
-                end.timed_out,
-                sit_out_after=TIMEOUTS_BEFORE_SIT_OUT,
-            )
-            table = await table_service.get_table(session, self.table_id)
-            seats = await table_service.seats_of(session, self.table_id)
+            if display is None:
+                display = await table_service.display_names(session, hand.players, end.names)
+            await hand_store.after_hand_seats(session, self.table, after)
+            if after.leaving:
+                seats = await table_service.seats_of(session, self.table_id)
         # Until the reveal, the seed (which derives every hidden card) stays in the database.
         shown = end.report if reveal else public_report(end.report)
         # The report names players by username; the table shows display names, even of
         # those who have left the table since.
         shown = {**shown, "names": display}
-        self._set_table(table)
-        core.set_seats(seats)
+        core.hand_settled(end, after)
+        if seats is not None:
+            core.set_seats(seats)
         self._broadcast(core.hand_finished(end, shown, self.clock.now()))
         if core.closing:
             await self._close(core.closing_by)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.engine import log as table_log
@@ -35,7 +35,7 @@ from app.engine.rng import (
 )
 from app.errors import Conflict, SalonError
 from app.tables.events import Encode, EventLog, LoggedEvent
-from app.tables.values import SeatInfo, TableInfo
+from app.tables.values import SeatInfo, SeatsAfterHand, SeatTimer, TableInfo
 
 # Hands in a row the timer may play for someone before they are sat out.
 TIMEOUTS_BEFORE_SIT_OUT = 2
@@ -785,8 +785,63 @@ class TableCore:
         version = self.events.version + 1  # the hand_over event
         return HandEnd(hand, names, outcome, report, version, frozenset(hand.timed_out))
 
+    def seats_after_hand(self, end: HandEnd, *, sit_out_after: int) -> SeatsAfterHand:
+        """The turn timer's bookkeeping after `end` (nothing changes yet): `sit_out_after`
+        timed-out hands in a row sit a player out; a hand played resets the count. Only
+        seats still held by the member dealt in count; whoever asked to leave goes."""
+        hand = end.hand
+        timers = []
+        for seat_no, seat in sorted(self.seats.items()):
+            if hand.players.get(seat_no) != seat.user_id:
+                continue  # sat down since the deal
+            counted, away = seat.timed_out_hands, seat.sitting_out
+            if seat_no in end.timed_out:
+                counted += 1
+                away = away or counted >= sit_out_after
+            elif seat_no in hand.live.dealt_in and not seat.sitting_out:
+                counted = 0
+            if (counted, away) != (seat.timed_out_hands, seat.sitting_out):
+                timers.append(SeatTimer(seat_no, seat.user_id, counted, away))
+        leaving = tuple(s.user_id for _, s in sorted(self.seats.items()) if s.leaving)
+        return SeatsAfterHand(tuple(timers), leaving)
+
+    def hand_settled(self, end: HandEnd, after: SeatsAfterHand) -> None:
+        """`end` and `after` are stored: the seats and the table take what the settlement
+        wrote (each stack moves by the hand's result, the timers' counts, the state carried
+        to the next hand), so they need not be read back. A seat taken since the deal keeps
+        its stack. Those who stood up are the caller's to read again."""
+        hand = end.hand
+        timers = {t.seat_no: t for t in after.timers}
+        for seat_no, seat in list(self.seats.items()):
+            if hand.players.get(seat_no) != seat.user_id:
+                continue
+            won = end.outcome.stacks[seat_no] - hand.stacks_before[seat_no]
+            timer = timers.get(seat_no)
+            self.seats[seat_no] = replace(
+                seat,
+                stack=seat.stack + won,
+                timed_out_hands=timer.timed_out_hands if timer else seat.timed_out_hands,
+                sitting_out=timer.sitting_out if timer else seat.sitting_out,
+            )
+        self.table = replace(
+            self.table,
+            session_state=end.outcome.state,
+            hands_played=self.table.hands_played + 1,
+        )
+
+    def display_names_at_deal(self, end: HandEnd) -> dict[str, str] | None:
+        """The display name of each player dealt in, by the name the report uses, if every
+        one of them still holds their seat (else None: ask the club's records)."""
+        names = {}
+        for seat_no, user_id in end.hand.players.items():
+            seat = self.seats.get(seat_no)
+            if seat is None or seat.user_id != user_id:
+                return None
+            names[end.names[seat_no]] = seat.display_name
+        return names
+
     def hand_finished(self, end: HandEnd, shown: dict[str, Any], now: float) -> list[LoggedEvent]:
-        """The hand is settled and stored (the table and seats read again): the pot moves,
+        """The hand is settled and stored (`hand_settled`): the pot moves,
         the next countdown starts (unless the table is closing) and everyone sees `shown`.
         The countdown is set before the result is logged, so its frames carry it."""
         self.pot = end.outcome.pot

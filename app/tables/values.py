@@ -38,3 +38,23 @@ class TableInfo:
     # What the engine carries from hand to hand (button…); empty before the first hand.
     session_state: dict[str, Any]
     hands_played: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTimer:
+    """A seat's turn-timer bookkeeping after a hand, as it is to be stored."""
+
+    seat_no: int
+    user_id: int
+    timed_out_hands: int
+    sitting_out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsAfterHand:
+    """What a settled hand changes at its seats, beyond the chips: the timer's bookkeeping
+    of the seats whose count changed, and the members who asked to stand up (their stacks go
+    back to their balances once the hand is settled)."""
+
+    timers: tuple[SeatTimer, ...]
+    leaving: tuple[int, ...]

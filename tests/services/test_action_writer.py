@@ -27,7 +27,7 @@ async def hands_at_tables(db: Database, count: int) -> list[int]:
         assert owner is not None
         for n in range(count):
             table = await open_bourre_table(session, owner, f"Table {n}")
-            hand = await hand_store.begin_hand(
+            hand_id = await hand_store.begin_hand(
                 session,
                 table_id=table.id,
                 number=1,
@@ -37,7 +37,7 @@ async def hands_at_tables(db: Database, count: int) -> list[int]:
                 players={},
                 version=1,
             )
-            hand_ids.append(hand.id)
+            hand_ids.append(hand_id)
     return hand_ids
 
 

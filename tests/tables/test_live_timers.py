@@ -11,6 +11,7 @@ from app.config import Settings
 from app.db.models import HandAction, TableSeat
 from app.db.session import Database
 from app.engine.cards import CARD_INDEX, rank_of
+from app.services.tables import seats_of
 from tests.tables.harness import Room, open_room
 
 NAMES = ["ana", "bob", "cyd"]
@@ -72,6 +73,13 @@ async def test_the_timer_passes_for_idle_players_and_sits_them_out(
         assert seats[seat].sitting_out
     view_seats = {s["seat"]: s for s in room.players[0].view["seats"]}
     assert all(view_seats[s]["sitting_out"] for s in twice)
+    # The table keeps its seats itself after a hand instead of reading them back: what it
+    # shows is what was stored.
+    async with db.transaction() as session:
+        stored = await seats_of(session, room.table_id)
+    assert {s.seat_no: (s.stack, s.sitting_out) for s in stored} == {
+        n: (s["stack"], s["sitting_out"]) for n, s in view_seats.items()
+    }
 
 
 async def test_the_timer_plays_the_lowest_legal_card(room: Room) -> None:

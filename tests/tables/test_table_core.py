@@ -205,6 +205,74 @@ def test_a_hand_nobody_wins_carries_the_pot() -> None:
     assert c.pot == 8
 
 
+def test_a_settled_hand_moves_each_stack_and_the_table_counts_it() -> None:
+    c = core(pot=5)
+    dealt(c)
+    play_out(c)
+    end = c.end_hand()
+    after = c.seats_after_hand(end, sit_out_after=2)
+    assert after.timers == () and after.leaving == ()
+    c.hand_settled(end, after)
+    # What the settlement wrote to the ledger: each stack by the hand's result.
+    assert [c.seats[n].stack for n in range(3)] == [107, 99, 99]
+    assert c.table.hands_played == 1 and c.table.session_state == end.outcome.state
+
+
+def test_a_seat_taken_during_the_hand_keeps_its_stack() -> None:
+    c = core()
+    dealt(c)
+    c.set_seats([*c.seats.values(), seat(3, stack=250)])  # sat down after the deal
+    play_out(c)
+    end = c.end_hand()
+    c.hand_settled(end, c.seats_after_hand(end, sit_out_after=2))
+    assert c.seats[3].stack == 250
+
+
+def test_timeouts_in_a_row_sit_a_player_out_and_a_hand_played_resets_the_count() -> None:
+    def timers_after(counted_before: int, *, timer_plays_first: bool) -> list[tuple[int, ...]]:
+        c = core()
+        dealt(c)
+        assert c.hand is not None
+        first = c.hand.live.game.to_act()[0]
+        c.seats[first] = replace(c.seats[first], timed_out_hands=counted_before)
+        if timer_plays_first:
+            c.commit(c.apply(c.time_out(first), timed_out=True), None, None, NOW)
+        play_out(c)
+        end = c.end_hand()
+        after = c.seats_after_hand(end, sit_out_after=2)
+        c.hand_settled(end, after)
+        assert c.seats[first].timed_out_hands == (after.timers[0].timed_out_hands)
+        return [
+            (t.seat_no - first, t.user_id - t.seat_no, t.timed_out_hands, t.sitting_out)
+            for t in after.timers
+        ]
+
+    # Only the seat whose count changed is stored, by its member (seat + 10 here).
+    assert timers_after(0, timer_plays_first=True) == [(0, 10, 1, False)]
+    assert timers_after(1, timer_plays_first=True) == [(0, 10, 2, True)]
+    # A hand played without the timer resets the count.
+    assert timers_after(1, timer_plays_first=False) == [(0, 10, 0, False)]
+
+
+def test_who_asked_to_leave_goes_after_the_hand() -> None:
+    c = core()
+    dealt(c)
+    c.seats[1] = replace(c.seats[1], leaving=True)
+    play_out(c)
+    end = c.end_hand()
+    assert c.seats_after_hand(end, sit_out_after=2).leaving == (11,)
+
+
+def test_display_names_come_from_the_seats_until_a_player_has_left() -> None:
+    c = core()
+    dealt(c)
+    play_out(c)
+    end = c.end_hand()
+    assert c.display_names_at_deal(end) == {"u10": "User 10", "u11": "User 11", "u12": "User 12"}
+    del c.seats[2]  # stood up during the hand: the club's records know the name
+    assert c.display_names_at_deal(end) is None
+
+
 # ---------------------------------------------------------------------------- timers
 
 
