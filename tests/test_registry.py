@@ -15,12 +15,14 @@ from fastapi import FastAPI
 from pydantic import ValidationError
 from sqlalchemy import Table, select
 
+from app.api.games import games_described
 from app.api.schemas import TableCreate
 from app.cli import build_parser
 from app.db.models import GameTable, RuleSet, User
 from app.db.session import Database
 from app.engine import log as table_log
-from app.engine import registry
+from app.engine import registry, rng
+from app.engine.cards import RANKS, make_card
 from app.errors import InvalidInput
 from app.services import rule_words, rulesets, tables
 from app.services.hand_text import GAME_TITLES
@@ -152,3 +154,15 @@ async def test_every_page_embeds_the_description_for_the_scripts(
     assert embedded is not None
     described = (await client.get("/api/games")).json()
     assert json.loads(embedded.group(1)) == described
+
+
+def test_the_described_packs_are_the_ones_the_engines_deal_from() -> None:
+    """The shuffle verifier (static/js/fair.js) deals from the packs GET /api/games
+    describes: for every number of players, the cards each engine shuffles."""
+    seed = bytes(range(32))
+    for game, described in zip(registry.DRIVERS, games_described(), strict=True):
+        assert sorted(described.packs) == list(range(game.min_seats, game.max_seats + 1))
+        for players, ranks in described.packs.items():
+            cards = sorted(make_card(RANKS.index(r), suit) for r in ranks for suit in range(4))
+            assert tuple(cards) == game.packs[players]
+            assert rng.shuffled(cards, seed, 0) == game.dealt_deck(seed, players)

@@ -204,6 +204,14 @@ class GameDriver(Protocol):
         (``"Trump: {card} turned"``), or None."""
         ...
 
+    @property
+    def packs(self) -> Mapping[int, tuple[int, ...]]:
+        """For each number of players dealt in (``min_seats`` to ``max_seats``), the cards
+        a hand is shuffled from, in canonical order (card numbers ascending): what the
+        browser's verifier (static/js/fair.js) shuffles, served with the game's
+        description."""
+        ...
+
     def dealt_deck(self, seed: bytes, dealt: int) -> list[int]:
         """The pack a hand of `dealt` players was dealt from, top first (shuffle 0 of its
         seed, docs/fair-shuffle.md)."""

@@ -16,7 +16,7 @@ from app.engine.bouillotte.config import (
     BouillotteRules,
     preset,
 )
-from app.engine.bouillotte.deck import SeededDeck
+from app.engine.bouillotte.deck import PACKS, SeededDeck
 from app.engine.bouillotte.seating import seat_at_table
 from app.engine.bouillotte.session import BouillotteSession
 from app.engine.bouillotte.state import MAX_PLAYERS, MIN_PLAYERS, BouillotteHand
@@ -126,6 +126,9 @@ class BouillotteDriver(RulesDriver):
     def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
         upcard = view.get("upcard")
         return ("Upcard: {card}", str(upcard)) if upcard else None
+
+    # A smaller pack by the number of players dealt in (rules/bouillotte.md §1).
+    packs = PACKS
 
     def dealt_deck(self, seed: bytes, dealt: int) -> list[int]:
         """The pack of as many players as were dealt in (rules/bouillotte.md §1)."""

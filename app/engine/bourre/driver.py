@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from app.engine.base import Action, Game
@@ -15,7 +16,7 @@ from app.engine.bourre.config import (
     BourreRules,
     preset,
 )
-from app.engine.bourre.deck import SeededDeck
+from app.engine.bourre.deck import FULL_PACK, SeededDeck
 from app.engine.bourre.session import BourreSession
 from app.engine.bourre.state import BourreHand
 from app.engine.driver import (
@@ -144,6 +145,9 @@ class BourreDriver(RulesDriver):
     def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
         turned = view.get("turned_card")
         return ("Trump: {card} turned", str(turned)) if turned else None
+
+    # All 52 cards, however many players are dealt in (rules/bourre.md §1).
+    packs = MappingProxyType({players: FULL_PACK for players in range(min_seats, max_seats + 1)})
 
     def dealt_deck(self, seed: bytes, dealt: int) -> list[int]:
         """The whole pack, whoever is dealt in."""
