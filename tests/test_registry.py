@@ -23,6 +23,7 @@ from app.db.session import Database
 from app.engine import log as table_log
 from app.engine import registry, rng
 from app.engine.cards import RANKS, make_card
+from app.engine.driver import GameDriver
 from app.errors import InvalidInput
 from app.services import rule_words, rulesets, tables
 from app.services.hand_text import GAME_TITLES
@@ -166,3 +167,15 @@ def test_the_described_packs_are_the_ones_the_engines_deal_from() -> None:
             cards = sorted(make_card(RANKS.index(r), suit) for r in ranks for suit in range(4))
             assert tuple(cards) == game.packs[players]
             assert rng.shuffled(cards, seed, 0) == game.dealt_deck(seed, players)
+
+
+@pytest.mark.parametrize("game", registry.DRIVERS, ids=GAMES)
+def test_the_live_bench_opens_tables_its_game_accepts(game: GameDriver) -> None:
+    bench = game.bench_table
+    body = {**_table(game.name), "buy_in_min": bench.buy_in_min, "buy_in_max": bench.buy_in_max}
+    assert TableCreate.model_validate({**body, "rules": dict(bench.rules)}).game == game.name
+    rules = game.resolve_rules(None, bench.rules)
+    assert bench.buy_in_min <= bench.buy_in <= bench.buy_in_max
+    assert game.buy_in_rule(rules, bench.buy_in_min, bench.buy_in_max) is None
+    # A robot whose chips are gone can always buy again, or its table would stop dealing.
+    assert game.top_up_rule(rules, 0, bench.buy_in) is None

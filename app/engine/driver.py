@@ -11,7 +11,7 @@ in its own folder (``app/engine/<game>/driver.py``) and ``app.engine.registry`` 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from app.engine.base import Action, Event, Game
@@ -39,6 +39,7 @@ class TableSeating(NamedTuple):
 
 
 __all__ = [
+    "BenchTable",
     "EngineHand",
     "GameDriver",
     "GameLog",
@@ -58,6 +59,20 @@ class GameLog:
     parse_hand: Callable[[object, str], Any]
     replay: Callable[..., dict[str, Any]]
     parse_action: Callable[[object, str], Action]
+
+
+@dataclass(frozen=True, slots=True)
+class BenchTable:
+    """A table as ``salon bench live`` opens one of this game: stakes at which its robots
+    play many hands without running dry, and the house rules the bench needs over the
+    defaults (robot n sits at seat n, so no seat draw may move it)."""
+
+    buy_in_min: int
+    buy_in_max: int
+    # What a robot sits down with, and buys again when it runs low, as far as the game's
+    # `top_up_rule` lets it.
+    buy_in: int
+    rules: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +236,8 @@ class GameDriver(Protocol):
     # game's own bench (random legal play with the default rules).
     bench_resets: str
     bench: EngineBench
+    # ``salon bench live``: the tables it opens.
+    bench_table: BenchTable
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         """Where the players sit for a table's first hand, and who deals it; `joined`: the

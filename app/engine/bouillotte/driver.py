@@ -20,11 +20,20 @@ from app.engine.bouillotte.deck import PACKS, SeededDeck
 from app.engine.bouillotte.seating import seat_at_table
 from app.engine.bouillotte.session import BouillotteSession
 from app.engine.bouillotte.state import MAX_PLAYERS, MIN_PLAYERS, BouillotteHand
-from app.engine.driver import EngineHand, GameLog, LiveHand, RulesDriver, TableSeating
+from app.engine.driver import (
+    BenchTable,
+    EngineHand,
+    GameLog,
+    LiveHand,
+    RulesDriver,
+    TableSeating,
+)
 from app.engine.options import RuleOptions
 
 # Showdown ranks that count as a brelan (a carré is a brelan and the upcard).
 BRELAN_RANKS = frozenset({"brelan", "carre"})
+
+DEFAULT_CAVE = BouillotteRules().cave
 
 
 class BouillotteLiveHand(EngineHand[BouillotteSession, BouillotteHand]):
@@ -137,6 +146,14 @@ class BouillotteDriver(RulesDriver):
     bench_resets = "rebuys"
 
     bench = staticmethod(bench_bouillotte)
+    # Everyone buys the same cave, and a new one only once it is gone (rules/bouillotte.md
+    # §1); the robots keep the seats they took, as no seat draw moves them.
+    bench_table = BenchTable(
+        buy_in_min=DEFAULT_CAVE,
+        buy_in_max=DEFAULT_CAVE,
+        buy_in=DEFAULT_CAVE,
+        rules={"seating": "as_joined"},
+    )
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         """rules/bouillotte.md §1 ``seating``, applied when a hand can be dealt (3 to 5)."""

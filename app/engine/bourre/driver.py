@@ -20,6 +20,7 @@ from app.engine.bourre.deck import FULL_PACK, SeededDeck
 from app.engine.bourre.session import BourreSession
 from app.engine.bourre.state import BourreHand
 from app.engine.driver import (
+    BenchTable,
     EngineHand,
     GameLog,
     LiveHand,
@@ -156,6 +157,8 @@ class BourreDriver(RulesDriver):
     bench_resets = "table resets"
 
     bench = staticmethod(bench_bourre)
+    # Deep stacks over a wide range: a robot buys again once it is down to a tenth.
+    bench_table = BenchTable(buy_in_min=100, buy_in_max=100_000, buy_in=10_000)
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         return None
