@@ -46,6 +46,7 @@ __all__ = [
     "HandOutcome",
     "LiveHand",
     "RulesDriver",
+    "StakeField",
     "lowest_card",
     "timeout_said",
 ]
@@ -59,6 +60,18 @@ class GameLog:
     parse_hand: Callable[[object, str], Any]
     replay: Callable[..., dict[str, Any]]
     parse_action: Callable[[object, str], Action]
+
+
+@dataclass(frozen=True, slots=True)
+class StakeField:
+    """One of a game's stakes as the lobby's form asks for it when a table is opened; its
+    words and smallest value are the option's own (`OptionInfo`)."""
+
+    option: str
+    # What the form starts from; None: the option's default in the game's rules.
+    value: int | None = None
+    # Asked for only with this preset (it has no value without one), else with every choice.
+    preset: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +168,11 @@ class GameDriver(Protocol):
     @property
     def stakes(self) -> tuple[str, ...]:
         """The options a table's opener sets as its stakes, over a configuration's values."""
+        ...
+
+    @property
+    def stake_fields(self) -> tuple[StakeField, ...]:
+        """The same stakes, as the lobby's form asks for them."""
         ...
 
     def parse_rules(self, rules: Mapping[str, Any]) -> Any:

@@ -26,6 +26,7 @@ from app.engine.driver import (
     GameLog,
     LiveHand,
     RulesDriver,
+    StakeField,
     TableSeating,
 )
 from app.engine.options import RuleOptions
@@ -76,7 +77,8 @@ class BouillotteDriver(RulesDriver):
     refused_combinations = REFUSED_COMBINATIONS
     presets = PRESETS
     buy_in_option: str | None = "cave"
-    stakes = ("cave",)
+    stake_fields = (StakeField("cave"),)
+    stakes = tuple(field.option for field in stake_fields)
     hand_type = BouillotteHand
     log = GameLog(tablelog.parse_rules, tablelog.parse_hand, tablelog.replay, tablelog.parse_action)
 

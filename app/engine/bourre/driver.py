@@ -25,6 +25,7 @@ from app.engine.driver import (
     GameLog,
     LiveHand,
     RulesDriver,
+    StakeField,
     TableSeating,
     lowest_card,
 )
@@ -74,7 +75,9 @@ class BourreDriver(RulesDriver):
     refused_combinations = REFUSED_COMBINATIONS
     presets = PRESETS
     buy_in_option: str | None = None
-    stakes = ("ante", "pot_limit")
+    # The pot-limit preset has no limit of its own: the form asks for one, starting at 50.
+    stake_fields = (StakeField("ante"), StakeField("pot_limit", value=50, preset="pot_limit"))
+    stakes = tuple(field.option for field in stake_fields)
     hand_type = BourreHand
     log = GameLog(tablelog.parse_rules, tablelog.parse_hand, tablelog.replay, tablelog.parse_action)
 
