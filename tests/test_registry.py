@@ -179,3 +179,12 @@ def test_the_live_bench_opens_tables_its_game_accepts(game: GameDriver) -> None:
     assert game.buy_in_rule(rules, bench.buy_in_min, bench.buy_in_max) is None
     # A robot whose chips are gone can always buy again, or its table would stop dealing.
     assert game.top_up_rule(rules, 0, bench.buy_in) is None
+
+
+def test_the_games_are_named_in_a_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's and the API's one-line descriptions name every game."""
+    assert registry.titles_said() == "Bourré and Bouillotte"
+    for titles, said in ((["A"], "A"), (["A", "B", "C"], "A, B and C")):
+        games = tuple(argparse.Namespace(title=title) for title in titles)
+        monkeypatch.setattr(registry, "DRIVERS", games)
+        assert registry.titles_said() == said
