@@ -44,8 +44,9 @@ export function pack(game, packSize) {
   if (packs.length === 1) return packs[0];
   const sized = packs.find((cards) => cards.length === packSize);
   if (!sized) {
-    const sizes = packs.map((cards) => cards.length).join(", ");
-    throw new Error(`a ${described.title ?? described.name} pack has ${sizes} cards`);
+    const sizes = packs.map((cards) => cards.length);
+    const said = `${sizes.slice(0, -1).join(", ")} or ${sizes.at(-1)}`;
+    throw new Error(`a ${described.title ?? described.name} pack has ${said} cards`);
   }
   return sized;
 }
