@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from app.config import Settings, get_settings
-from app.engine.registry import DEFAULT_GAME, GAME_NAMES
+from app.engine.registry import DEFAULT_GAME, GAME_NAMES, titles_said
 
 if TYPE_CHECKING:  # the commands import what they need when they run: start-up stays quick
     from app.db.session import Database
@@ -237,7 +237,7 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpF
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="salon",
-        description="Salon: a club card room for Bourré and Bouillotte. Settings come from "
+        description=f"Salon: a club card room for {titles_said()}. Settings come from "
         "the environment (see the README's Configuration): DATABASE_URL, SECRET_KEY, "
         "SALON_ENV, SALON_DATA_DIR, ...",
         epilog=SETUP_EXIT_CODE,

@@ -19,6 +19,7 @@ from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
 from app.config import Settings, get_settings
 from app.db.session import Database
+from app.engine.registry import titles_said
 from app.errors import LoginFirst, RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
 from app.security.passwords import use_hashing
@@ -141,7 +142,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     app = FastAPI(
         title="Salon",
-        summary="A club card room for Bourré and Bouillotte",
+        summary=f"A club card room for {titles_said()}",
         version="0.1.0",
         lifespan=lifespan,
         responses={422: {"description": "Invalid input"}},

@@ -3,9 +3,12 @@ the lobby offers and how the table page loads each game's front end."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fastapi import APIRouter
 
 from app.api.schemas import GamePublic
+from app.engine.cards import RANKS, SUITS, make_card, rank_of
 from app.engine.driver import GameDriver
 from app.engine.registry import DRIVERS
 
@@ -22,7 +25,20 @@ def describe(game: GameDriver) -> GamePublic:
         presets=game.preset_names(),
         stakes=list(game.stakes),
         buy_in_option=game.buy_in_option,
+        packs={players: pack_ranks(cards) for players, cards in game.packs.items()},
     )
+
+
+def pack_ranks(pack: Sequence[int]) -> list[str]:
+    """A pack as the ranks it holds, low to high: a shorter description than its cards,
+    which the verifier expands again. Only a pack of whole ranks (every suit of each) can
+    be described so; a game with another kind of pack needs a richer description."""
+    ranks = sorted({rank_of(card) for card in pack})
+    if sorted(pack) != sorted(
+        make_card(rank, suit) for rank in ranks for suit in range(len(SUITS))
+    ):
+        raise ValueError("a pack that is not every suit of its ranks")
+    return [RANKS[rank] for rank in ranks]
 
 
 def games_described() -> list[GamePublic]:

@@ -194,6 +194,9 @@ class GamePublic(Output):
     stakes: list[str]
     # The option whose value is the whole buy-in (Bouillotte's cave), or null for a range.
     buy_in_option: str | None
+    # By the number of players dealt in, the ranks of the pack ("8", "9", "K", "A"), each
+    # in every suit: what the shuffle verifier (static/js/fair.js) deals from.
+    packs: dict[int, list[str]]
 
 
 class ClubUpdate(Input):

@@ -33,6 +33,7 @@ from app.config import Settings
 from app.db.migrate import upgrade_head
 from app.db.models import GameTable, Hand, HandSeat, MemberStatus, Role, User
 from app.db.session import Database
+from app.engine.registry import GAME_NAMES
 from app.main import create_app
 from app.security.passwords import hash_password
 from app.services import club
@@ -73,7 +74,8 @@ async def _seed(db: Database, hands: int, rng: random.Random) -> list[int]:
         tables = [
             GameTable(
                 name=f"Table {n}",
-                game="bourre" if n % 3 else "bouillotte",
+                # Tables of every game the club deals, in turn: the history mixes them.
+                game=GAME_NAMES[n % len(GAME_NAMES)],
                 rules={},
                 seat_count=SEATS,
                 buy_in_min=20,

@@ -27,8 +27,9 @@ them).
 ``--think-ms`` makes robots pause before acting like people do; without it every table acts
 as fast as the server answers, which measures the server at saturation. ``--clients`` spreads
 the robots' sockets over that many processes, so one busy client does not inflate the end
-to end figure. A robot whose chips are gone buys a new cave between hands, as a person
-would (a Bouillotte table deals only with three players who have chips). Last, a JSON line.
+to end figure. A robot that runs short of chips buys in again between hands, as a person
+would and as far as its game lets it (a table may deal only to players who have chips).
+Each game's driver says how its tables are opened (`bench_table`). Last, a JSON line.
 
 The database must be a scratch one (it is migrated and seeded with robot members); the
 command refuses a database that already has a club.
@@ -37,6 +38,7 @@ command refuses a database that already has a club.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import json
 import os
@@ -71,6 +73,7 @@ from app.commands.bench_clients import (
 )
 from app.db.models import MemberStatus, Role
 from app.db.session import Database
+from app.engine.registry import driver
 from app.services import club, ledger, members
 
 PLAYERS_PER_TABLE = 4
@@ -162,9 +165,19 @@ async def _resync(seat: Seat, table_id: int) -> None:
 
 
 def _needs_chips(game: str, stack: int, buy_in: int) -> bool:
-    """Whether a robot should buy in again before the next hand: at Bouillotte once its cave
-    is gone (the only time a new one may be bought), at Bourré once it runs low."""
-    return stack == 0 if game == "bouillotte" else stack < buy_in // 10
+    """Whether a robot should buy in again before the next hand: once it is down to a tenth
+    of its buy-in, if its game allows a top-up then (one may wait until every chip is
+    lost)."""
+    if stack >= buy_in // 10:
+        return False
+    return driver(game).top_up_rule(_bench_rules(game), stack, buy_in) is None
+
+
+@functools.cache
+def _bench_rules(game: str) -> Any:
+    """The house rules of the tables the bench opens for `game`, as its engine reads them."""
+    played = driver(game)
+    return played.resolve_rules(None, played.bench_table.rules)
 
 
 _top_ups = itertools.count(1)
@@ -331,7 +344,7 @@ async def _bench(
         stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
-    buy_in = 100 if game == "bouillotte" else 10_000
+    buy_in = driver(game).bench_table.buy_in
     play = Play(base=base, game=game, actions=actions, think=think, buy_in=buy_in)
     try:
         async with httpx.AsyncClient(base_url=base) as probe:
@@ -471,15 +484,15 @@ async def _open_tables(
     rng: random.Random,
 ) -> list[TablePlan]:
     """The owner opens the tables and the robots sit down, over the REST API."""
+    table = driver(play.game).bench_table
     body: dict[str, Any] = {
         "game": play.game,
         "seat_count": PLAYERS_PER_TABLE,
-        "buy_in_min": 100,
-        "buy_in_max": 100 if play.game == "bouillotte" else 100_000,
+        "buy_in_min": table.buy_in_min,
+        "buy_in_max": table.buy_in_max,
         "turn_seconds": 600,
+        "rules": dict(table.rules),
     }
-    if play.game == "bouillotte":  # robot n plays seat n: no seat draw at the first hand
-        body["rules"] = {"seating": "as_joined"}
     robots_http = []
     try:
         for n in range(robots):

@@ -11,7 +11,7 @@ in its own folder (``app/engine/<game>/driver.py``) and ``app.engine.registry`` 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from app.engine.base import Action, Event, Game
@@ -39,12 +39,14 @@ class TableSeating(NamedTuple):
 
 
 __all__ = [
+    "BenchTable",
     "EngineHand",
     "GameDriver",
     "GameLog",
     "HandOutcome",
     "LiveHand",
     "RulesDriver",
+    "StakeField",
     "lowest_card",
     "timeout_said",
 ]
@@ -58,6 +60,32 @@ class GameLog:
     parse_hand: Callable[[object, str], Any]
     replay: Callable[..., dict[str, Any]]
     parse_action: Callable[[object, str], Action]
+
+
+@dataclass(frozen=True, slots=True)
+class StakeField:
+    """One of a game's stakes as the lobby's form asks for it when a table is opened; its
+    words and smallest value are the option's own (`OptionInfo`)."""
+
+    option: str
+    # What the form starts from; None: the option's default in the game's rules.
+    value: int | None = None
+    # Asked for only with this preset (it has no value without one), else with every choice.
+    preset: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BenchTable:
+    """A table as ``salon bench live`` opens one of this game: stakes at which its robots
+    play many hands without running dry, and the house rules the bench needs over the
+    defaults (robot n sits at seat n, so no seat draw may move it)."""
+
+    buy_in_min: int
+    buy_in_max: int
+    # What a robot sits down with, and buys again when it runs low, as far as the game's
+    # `top_up_rule` lets it.
+    buy_in: int
+    rules: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +170,11 @@ class GameDriver(Protocol):
         """The options a table's opener sets as its stakes, over a configuration's values."""
         ...
 
+    @property
+    def stake_fields(self) -> tuple[StakeField, ...]:
+        """The same stakes, as the lobby's form asks for them."""
+        ...
+
     def parse_rules(self, rules: Mapping[str, Any]) -> Any:
         """The engine's config, or `ConfigError` (code, message, field)."""
         ...
@@ -204,6 +237,14 @@ class GameDriver(Protocol):
         (``"Trump: {card} turned"``), or None."""
         ...
 
+    @property
+    def packs(self) -> Mapping[int, tuple[int, ...]]:
+        """For each number of players dealt in (``min_seats`` to ``max_seats``), the cards
+        a hand is shuffled from, in canonical order (card numbers ascending): what the
+        browser's verifier (static/js/fair.js) shuffles, served with the game's
+        description."""
+        ...
+
     def dealt_deck(self, seed: bytes, dealt: int) -> list[int]:
         """The pack a hand of `dealt` players was dealt from, top first (shuffle 0 of its
         seed, docs/fair-shuffle.md)."""
@@ -213,6 +254,8 @@ class GameDriver(Protocol):
     # game's own bench (random legal play with the default rules).
     bench_resets: str
     bench: EngineBench
+    # ``salon bench live``: the tables it opens.
+    bench_table: BenchTable
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         """Where the players sit for a table's first hand, and who deals it; `joined`: the

@@ -20,7 +20,13 @@ GAMES: dict[str, GameDriver] = {game.name: game for game in DRIVERS}
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)
 DEFAULT_GAME: str = GAME_NAMES[0]
 
-__all__ = ["DEFAULT_GAME", "DRIVERS", "GAMES", "GAME_NAMES", "driver"]
+__all__ = ["DEFAULT_GAME", "DRIVERS", "GAMES", "GAME_NAMES", "driver", "titles_said"]
+
+
+def titles_said() -> str:
+    """The games as a sentence says them: "Bourré and Bouillotte"."""
+    titles = [game.title for game in DRIVERS]
+    return " and ".join(filter(None, (", ".join(titles[:-1]), titles[-1])))
 
 
 def driver(game: str) -> GameDriver:

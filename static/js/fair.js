@@ -1,6 +1,9 @@
 // Checking a hand in the browser: the commitment, the seed and the deck, recomputed with
 // Web Crypto exactly as docs/fair-shuffle.md specifies (and app/engine/rng.py implements).
-// No dependencies: this module runs in a page and in Node (≥ 18, `globalThis.crypto`).
+// It runs in a page and in Node (≥ 18, `globalThis.crypto`). Each game's packs come from
+// its description (GET /api/games): a page finds it by the game's key in the description
+// every page embeds; elsewhere the caller passes the description itself.
+import { gameNamed } from "./dom.js";
 
 const SUITS = "SHDC";
 const RANKS = "23456789TJQKA";
@@ -10,30 +13,42 @@ const MIX_DOMAIN = encoder.encode("salon.mix/v1");
 const WORD_SPACE = 2 ** 32;
 const SEED_BYTES = 32;
 
-// Bouillotte plays with a smaller pack by the number of players dealt in (rules/bouillotte.md
-// §1): 3 players A K 9 8, 4 add the queens, 5 add the jacks. Ranks as indexes in RANKS.
-const BOUILLOTTE_RANKS = {
-  16: ["8", "9", "K", "A"],
-  20: ["8", "9", "Q", "K", "A"],
-  24: ["8", "9", "J", "Q", "K", "A"],
-};
-
 /** A card's name from its number (13 × suit + rank): 0 → "2S", 12 → "AS", 51 → "AC". */
 export function cardName(card) {
   return RANKS[card % 13] + SUITS[Math.floor(card / 13)];
 }
 
-/** The cards a game's hand is shuffled from, in canonical order (card numbers ascending). */
-export function pack(game, packSize = 52) {
-  if (game === "bourre") return Array.from({ length: 52 }, (_, i) => i);
-  if (game !== "bouillotte") throw new Error(`unknown game: ${game}`);
-  const ranks = BOUILLOTTE_RANKS[packSize];
-  if (!ranks) throw new Error("a Bouillotte pack has 16, 20 or 24 cards");
+/** Every suit of each rank ("8", "9", "K", "A"), in canonical order (card numbers ascending). */
+function cardsOfRanks(ranks) {
   const cards = [];
-  for (let suit = 0; suit < 4; suit += 1) {
+  for (let suit = 0; suit < SUITS.length; suit += 1) {
     for (const rank of ranks) cards.push(13 * suit + RANKS.indexOf(rank));
   }
   return cards.sort((a, b) => a - b);
+}
+
+/**
+ * The cards a game's hand is shuffled from, in canonical order (card numbers ascending).
+ * `game`: its description (`packs`: players dealt in → ranks) or, in a page, its key. A game
+ * with one pack (Bourré's 52 cards) needs no size; one whose pack depends on the players
+ * dealt in (Bouillotte's 16, 20 or 24 cards) is told it by `packSize`, the cards dealt from.
+ */
+export function pack(game, packSize) {
+  const described = typeof game === "string" ? gameNamed(game) : game;
+  if (!described?.packs) throw new Error(`unknown game: ${game}`);
+  const packs = [];
+  for (const ranks of Object.values(described.packs)) {
+    const cards = cardsOfRanks(ranks);
+    if (!packs.some((known) => known.join() === cards.join())) packs.push(cards);
+  }
+  if (packs.length === 1) return packs[0];
+  const sized = packs.find((cards) => cards.length === packSize);
+  if (!sized) {
+    const sizes = packs.map((cards) => cards.length);
+    const said = `${sizes.slice(0, -1).join(", ")} or ${sizes.at(-1)}`;
+    throw new Error(`a ${described.title ?? described.name} pack has ${said} cards`);
+  }
+  return sized;
 }
 
 export function hexToBytes(hex) {
@@ -129,16 +144,13 @@ export async function shuffle(cards, seedHex, index = 0) {
   return out;
 }
 
-/**
- * A hand's deck (shuffle 0 of its pack) as card names, top first. Bourré: the 52 cards;
- * Bouillotte: `packSize` 16, 20 or 24 by the number of players dealt in.
- */
+/** A hand's deck (shuffle 0 of its pack, see `pack`) as card names, top first. */
 export async function deckFromSeed(seedHex, game, packSize) {
-  const cards = await shuffle(pack(game, game === "bourre" ? 52 : packSize), seedHex, 0);
+  const cards = await shuffle(pack(game, packSize), seedHex, 0);
   return cards.map(cardName);
 }
 
-/** Reshuffle `index` ≥ 1 of Bourré's out-of-play cards (names): the new stock, top first. */
+/** Reshuffle `index` ≥ 1 of out-of-play cards (names; Bourré's draw): the new stock, top first. */
 export async function reshuffle(seedHex, index, cardNames) {
   const numbers = cardNames.map((name) => 13 * SUITS.indexOf(name[1]) + RANKS.indexOf(name[0]));
   return (await shuffle(numbers, seedHex, index)).map(cardName);
@@ -147,7 +159,8 @@ export async function reshuffle(seedHex, index, cardNames) {
 /**
  * Check a finished hand. `commitment`: what was shown before the deal; `serverSeed` and
  * `contributions` (seat → hex): published with the result; `seed`: the hand's seed;
- * `deck`: the cards dealt, top first (its length gives a Bouillotte hand's pack).
+ * `game`: as for `pack`; `deck`: the cards dealt, top first (its length tells a game's packs
+ * apart).
  * A hand without `serverSeed` (dealt before contributions existed) committed to its seed.
  * Returns which checks hold, and the deck computed from the seed.
  */

@@ -120,14 +120,16 @@ async function refresh() {
 function setUpCreateForm() {
   const form = document.getElementById("create-table");
   if (!form) return;
-  // Only the chosen game's fields are shown and sent; a field marked with a preset (the pot
-  // limit) only with that preset. The house rules are one preset at a time, so options that
-  // are invalid together (rules/bourre.md §4, §5) cannot be chosen together.
+  // Only the chosen game's fields are shown and sent (`data-game`: the games a field serves,
+  // separated by spaces); a field marked with a preset (the pot limit) only with that
+  // preset. The house rules are one preset at a time, so options that are invalid together
+  // (rules/bourre.md §4, §5) cannot be chosen together.
   const showFields = () => {
     const game = form.elements.game.value;
     const preset = form.elements[`preset_${game}`].value;
     for (const el of form.querySelectorAll("[data-game]")) {
-      el.hidden = el.dataset.game !== game || (el.dataset.preset !== undefined && el.dataset.preset !== preset);
+      el.hidden = !el.dataset.game.split(" ").includes(game)
+        || (el.dataset.preset !== undefined && el.dataset.preset !== preset);
       for (const input of el.querySelectorAll("input, select")) input.disabled = el.hidden;
     }
     form.elements.seat_count.max = gameNamed(game).max_seats;

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import httpx
 from fastapi import FastAPI
 
 from app.db.session import Database
-from tests.helpers import PASSWORD, add_member, found_club
+from app.engine import registry
+from tests.helpers import PASSWORD, add_member, found_club, logged_in_client
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -136,3 +138,70 @@ async def test_join_page_says_whether_approval_is_needed(
         assert owner is not None
         await club.update_club(session, club.ClubChanges(signup_requires_approval=False), owner)
     assert "an admin approves you" not in (await client.get("/register")).text
+
+
+class _FormFields(HTMLParser):
+    """The lobby form's elements marked with a game: their attributes and inputs' names."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marked: list[tuple[dict[str, str | None], list[dict[str, str | None]]]] = []
+        self._open: list[int | None] = []  # the labels and divs around, by index in marked
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag in ("label", "div"):
+            self._open.append(len(self.marked) if "data-game" in found else None)
+            if "data-game" in found:
+                self.marked.append((found, []))
+        elif tag == "input":
+            around = [n for n in self._open if n is not None]
+            if around:
+                self.marked[around[-1]][1].append(found)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("label", "div"):
+            self._open.pop()
+
+
+async def test_the_lobby_form_asks_each_game_for_its_stakes(app: FastAPI, db: Database) -> None:
+    """The fields come from the registry, with the attributes static/js/lobby.js reads
+    (`data-game`, `data-preset`) and the names it sends; before the script runs, only the
+    default game's fields show, a preset's field only with it."""
+    await found_club(db)
+    owner = await logged_in_client(app, "owner")
+    page = (await owner.get("/lobby")).text
+    await owner.aclose()
+    form = re.search(r'<form id="create-table".*?</form>', page, re.S)
+    assert form is not None
+    for line in (
+        '<label data-game="bourre">Ante <input name="ante" type="number" min="1" value="1" '
+        "required></label>",
+        '<label data-game="bourre" data-preset="pot_limit" hidden>Pot limit <input '
+        'name="pot_limit" type="number" min="1" value="50" required></label>',
+        '<label data-game="bouillotte" hidden>Cave <input name="cave" type="number" min="1" '
+        'value="100" required></label>',
+    ):
+        assert line in form.group(0)
+    fields = _FormFields()
+    fields.feed(form.group(0))
+    stakes = {
+        (attrs["data-game"], inputs[0]["name"]): attrs
+        for attrs, inputs in fields.marked
+        if len(inputs) == 1  # a stake (the house-rules choices are selects)
+    }
+    for game in registry.DRIVERS:
+        for stake in game.stake_fields:
+            attrs = stakes[(game.name, stake.option)]
+            assert attrs.get("data-preset") == stake.preset
+            assert ("hidden" in attrs) is (game.name != registry.DEFAULT_GAME or bool(stake.preset))
+    ranges = [
+        (attrs, [i["name"] for i in inputs])
+        for attrs, inputs in fields.marked
+        if [i["name"] for i in inputs] == ["buy_in_min", "buy_in_max"]
+    ]
+    assert len(ranges) == 1
+    attrs, _ = ranges[0]
+    ranged = [game.name for game in registry.DRIVERS if game.buy_in_option is None]
+    assert attrs["data-game"] == " ".join(ranged) == "bourre"
+    assert "hidden" not in attrs

@@ -14,6 +14,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from app.commands import bench_clients, bench_live
 from app.commands.bench_clients import Outcome, Play, TablePlan
 from app.commands.bench_live import _drive
+from app.engine.registry import driver
 from tests.databases import create_postgres_database, drop_postgres_database
 from tests.live import salon, salon_env
 
@@ -166,3 +167,17 @@ async def test_a_table_that_never_answers_is_given_up_not_waited_for(
     outcome = await asyncio.wait_for(_robots_at(_FakeTable(silent=True), actions=2), 10)
     assert outcome.samples == []
     assert len(outcome.gave_up) == 1 and "had no answer" in outcome.gave_up[0]
+
+
+@pytest.mark.parametrize(
+    ("game", "stack", "buys"),
+    [
+        ("bourre", 999, True),
+        ("bourre", 1000, False),
+        ("bouillotte", 0, True),
+        ("bouillotte", 1, False),
+    ],
+)
+def test_a_robot_buys_again_when_low_if_its_game_lets_it(game: str, stack: int, buys: bool) -> None:
+    """Down to a tenth of its buy-in; at Bouillotte only once the cave is gone (§1)."""
+    assert bench_live._needs_chips(game, stack, driver(game).bench_table.buy_in) is buys

@@ -1,8 +1,9 @@
 """The browser's verifier (static/js/fair.js) computes what the engine computes.
 
-Seeds, contributions and decks are made with `app.engine.rng` and the engines' packs; Node
-(≥ 18, whose `globalThis.crypto.subtle` is Web Crypto) runs the module on them. Without
-Node the test skips on a developer's machine and fails under CI=true.
+Seeds and contributions are made with `app.engine.rng`, decks by the games' drivers; Node
+(≥ 18, whose `globalThis.crypto.subtle` is Web Crypto) runs the module on them, with each
+game as GET /api/games describes it (its packs come from there). Without Node the test
+skips on a developer's machine and fails under CI=true.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from app.engine import rng
-from app.engine.bouillotte.deck import PACKS
+from app.api.games import games_described
+from app.engine import registry, rng
 from app.engine.cards import CARD_NAMES
 
 SCRIPT = Path(__file__).with_name("fair_check.mjs")
@@ -33,27 +34,29 @@ def _node() -> str:
     return node
 
 
-def _case(rand: random.Random, game: str, seats: list[int], pack_size: int) -> dict[str, Any]:
+DESCRIBED = {game.name: game.model_dump(mode="json") for game in games_described()}
+
+
+def _case(rand: random.Random, game: str, seats: list[int], players: int) -> dict[str, Any]:
     server = rand.randbytes(32)
     contributions = {seat: rand.randbytes(32) for seat in seats}
     seed = rng.mixed_seed(server, contributions)
-    cards = range(52) if game == "bourre" else PACKS[{16: 3, 20: 4, 24: 5}[pack_size]]
-    deck = [CARD_NAMES[c] for c in rng.shuffled(sorted(cards), seed, 0)]
+    deck = [CARD_NAMES[c] for c in registry.driver(game).dealt_deck(seed, players)]
     out_of_play = sorted(rand.sample(range(52), 9))
     published = rng.contributions_to_hex(contributions)
     return {
-        "game": game,
+        "game": DESCRIBED[game],
         "serverSeed": server.hex(),
         "contributions": published,
         "seed": seed.hex(),
-        "packSize": pack_size,
+        "packSize": len(deck),
         "reshuffle": {"index": 2, "cards": [CARD_NAMES[c] for c in reversed(out_of_play)]},
         "verify": {
             "commitment": rng.commitment(server),
             "serverSeed": server.hex(),
             "contributions": published,
             "seed": seed.hex(),
-            "game": game,
+            "game": DESCRIBED[game],
             "deck": deck,
         },
         # What the engine says, for the comparison (fair.js does not read these).
@@ -69,12 +72,12 @@ def _case(rand: random.Random, game: str, seats: list[int], pack_size: int) -> d
 def _cases() -> list[dict[str, Any]]:
     rand = random.Random(20261130)
     cases = [
-        _case(rand, "bourre", [], 52),
-        _case(rand, "bourre", [0, 1, 2, 3, 4, 5, 6], 52),
-        _case(rand, "bourre", [6, 1], 52),
-        _case(rand, "bouillotte", [0, 2, 4], 16),
-        _case(rand, "bouillotte", [1, 2, 3, 4], 20),
-        _case(rand, "bouillotte", [0, 1, 2, 3, 4], 24),
+        _case(rand, "bourre", [], 2),
+        _case(rand, "bourre", [0, 1, 2, 3, 4, 5, 6], 7),
+        _case(rand, "bourre", [6, 1], 2),
+        _case(rand, "bouillotte", [0, 2, 4], 3),
+        _case(rand, "bouillotte", [1, 2, 3, 4], 4),
+        _case(rand, "bouillotte", [0, 1, 2, 3, 4], 5),
     ]
     base = cases[2]
     changed_card = _tampered(base, "deck")
@@ -136,13 +139,13 @@ def test_fair_js_checks_a_hand_dealt_before_contributions(tmp_path: Path) -> Non
     """Hands dealt before contributions existed committed to their seed itself."""
     seed = bytes(32)
     deck = [CARD_NAMES[c] for c in rng.shuffled_deck(seed)]
-    case = _case(random.Random(1), "bourre", [], 52)
+    case = _case(random.Random(1), "bourre", [], 2)
     case["verify"] = {
         "commitment": rng.commitment(seed),
         "serverSeed": None,
         "contributions": {},
         "seed": seed.hex(),
-        "game": "bourre",
+        "game": DESCRIBED["bourre"],
         "deck": deck,
     }
     verified = _run(tmp_path, [case])[0]["verified"]

@@ -16,15 +16,25 @@ from app.engine.bouillotte.config import (
     BouillotteRules,
     preset,
 )
-from app.engine.bouillotte.deck import SeededDeck
+from app.engine.bouillotte.deck import PACKS, SeededDeck
 from app.engine.bouillotte.seating import seat_at_table
 from app.engine.bouillotte.session import BouillotteSession
 from app.engine.bouillotte.state import MAX_PLAYERS, MIN_PLAYERS, BouillotteHand
-from app.engine.driver import EngineHand, GameLog, LiveHand, RulesDriver, TableSeating
+from app.engine.driver import (
+    BenchTable,
+    EngineHand,
+    GameLog,
+    LiveHand,
+    RulesDriver,
+    StakeField,
+    TableSeating,
+)
 from app.engine.options import RuleOptions
 
 # Showdown ranks that count as a brelan (a carré is a brelan and the upcard).
 BRELAN_RANKS = frozenset({"brelan", "carre"})
+
+DEFAULT_CAVE = BouillotteRules().cave
 
 
 class BouillotteLiveHand(EngineHand[BouillotteSession, BouillotteHand]):
@@ -67,7 +77,8 @@ class BouillotteDriver(RulesDriver):
     refused_combinations = REFUSED_COMBINATIONS
     presets = PRESETS
     buy_in_option: str | None = "cave"
-    stakes = ("cave",)
+    stake_fields = (StakeField("cave"),)
+    stakes = tuple(field.option for field in stake_fields)
     hand_type = BouillotteHand
     log = GameLog(tablelog.parse_rules, tablelog.parse_hand, tablelog.replay, tablelog.parse_action)
 
@@ -127,6 +138,9 @@ class BouillotteDriver(RulesDriver):
         upcard = view.get("upcard")
         return ("Upcard: {card}", str(upcard)) if upcard else None
 
+    # A smaller pack by the number of players dealt in (rules/bouillotte.md §1).
+    packs = PACKS
+
     def dealt_deck(self, seed: bytes, dealt: int) -> list[int]:
         """The pack of as many players as were dealt in (rules/bouillotte.md §1)."""
         return list(SeededDeck(seed).deck(dealt))
@@ -134,6 +148,14 @@ class BouillotteDriver(RulesDriver):
     bench_resets = "rebuys"
 
     bench = staticmethod(bench_bouillotte)
+    # Everyone buys the same cave, and a new one only once it is gone (rules/bouillotte.md
+    # §1); the robots keep the seats they took, as no seat draw moves them.
+    bench_table = BenchTable(
+        buy_in_min=DEFAULT_CAVE,
+        buy_in_max=DEFAULT_CAVE,
+        buy_in=DEFAULT_CAVE,
+        rules={"seating": "as_joined"},
+    )
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         """rules/bouillotte.md §1 ``seating``, applied when a hand can be dealt (3 to 5)."""

@@ -12,6 +12,9 @@ from app.engine.base import EngineError
 from app.engine.cards import CARD_NAMES, DECK_SIZE
 from app.engine.rng import reshuffled, shuffled_deck
 
+FULL_PACK: tuple[int, ...] = tuple(range(DECK_SIZE))
+"""The pack every hand is dealt from, in canonical order (rules/bourre.md §1)."""
+
 
 class ReshuffleError(EngineError):
     """A scripted hand whose listed reshuffle is missing or holds the wrong cards."""

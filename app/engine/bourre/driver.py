@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from app.engine.base import Action, Game
@@ -15,14 +16,16 @@ from app.engine.bourre.config import (
     BourreRules,
     preset,
 )
-from app.engine.bourre.deck import SeededDeck
+from app.engine.bourre.deck import FULL_PACK, SeededDeck
 from app.engine.bourre.session import BourreSession
 from app.engine.bourre.state import BourreHand
 from app.engine.driver import (
+    BenchTable,
     EngineHand,
     GameLog,
     LiveHand,
     RulesDriver,
+    StakeField,
     TableSeating,
     lowest_card,
 )
@@ -72,7 +75,9 @@ class BourreDriver(RulesDriver):
     refused_combinations = REFUSED_COMBINATIONS
     presets = PRESETS
     buy_in_option: str | None = None
-    stakes = ("ante", "pot_limit")
+    # The pot-limit preset has no limit of its own: the form asks for one, starting at 50.
+    stake_fields = (StakeField("ante"), StakeField("pot_limit", value=50, preset="pot_limit"))
+    stakes = tuple(field.option for field in stake_fields)
     hand_type = BourreHand
     log = GameLog(tablelog.parse_rules, tablelog.parse_hand, tablelog.replay, tablelog.parse_action)
 
@@ -145,6 +150,9 @@ class BourreDriver(RulesDriver):
         turned = view.get("turned_card")
         return ("Trump: {card} turned", str(turned)) if turned else None
 
+    # All 52 cards, however many players are dealt in (rules/bourre.md §1).
+    packs = MappingProxyType({players: FULL_PACK for players in range(min_seats, max_seats + 1)})
+
     def dealt_deck(self, seed: bytes, dealt: int) -> list[int]:
         """The whole pack, whoever is dealt in."""
         return list(SeededDeck(seed).deck())
@@ -152,6 +160,8 @@ class BourreDriver(RulesDriver):
     bench_resets = "table resets"
 
     bench = staticmethod(bench_bourre)
+    # Deep stacks over a wide range: a robot buys again once it is down to a tenth.
+    bench_table = BenchTable(buy_in_min=100, buy_in_max=100_000, buy_in=10_000)
 
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         return None
