@@ -53,21 +53,19 @@ async def begin_hand(
     (docs/fair-shuffle.md). Plain statements: a live table deals after every hand."""
     connection = await session.connection()
     stored = await connection.execute(
-        insert(Hand)
-        .values(
-            table_id=table_id,
-            number=number,
-            seed=seed_hex,
-            commitment=commitment,
-            server_seed=server_seed_hex,
-            contributions=contributions,
-            header=header,
-            players=players,
-            running=True,
-            # The table's current session, read in the same statement.
-            session=select(GameTable.session).where(GameTable.id == table_id).scalar_subquery(),
-        )
-        .returning(Hand.id)
+        _INSERT_HAND,
+        {
+            "of_table": table_id,
+            "table_id": table_id,
+            "number": number,
+            "seed": seed_hex,
+            "commitment": commitment,
+            "server_seed": server_seed_hex,
+            "contributions": contributions,
+            "header": header,
+            "players": players,
+            "running": True,
+        },
     )
     hand_id: int = stored.scalar_one()
     await _set_version(session, table_id, version)
@@ -76,11 +74,49 @@ async def begin_hand(
 
 async def _set_version(session: AsyncSession, table_id: int, version: int) -> None:
     connection = await session.connection()
-    await connection.execute(
-        update(GameTable).where(GameTable.id == table_id).values(version=version)
+    await connection.execute(_SET_VERSION, {"table": table_id, "new_version": version})
+
+
+# The statements run at every deal and settlement, built once: a statement built anew is
+# traversed again for the compiled-statement cache each time it runs.
+_INSERT_HAND = (
+    insert(Hand)
+    .values(
+        # The table's current session, read in the same statement.
+        session=select(GameTable.session)
+        .where(GameTable.id == bindparam("of_table"))
+        .scalar_subquery()
     )
-
-
+    .returning(Hand.id)
+)
+_SET_VERSION = (
+    update(GameTable)
+    .where(GameTable.id == bindparam("table"))
+    .values(version=bindparam("new_version"))
+)
+# Closing a hand reads the club's reveal policy (each hand's seed shown as soon as it ends,
+# or when the session ends) in the same statement.
+_CLOSE_HAND = (
+    update(Hand)
+    .where(Hand.id == bindparam("hand"))
+    .values(
+        running=False,
+        revealed=func.coalesce(
+            select(Club.seed_reveal == SeedReveal.HAND).where(Club.id == 1).scalar_subquery(),
+            False,
+        ),
+    )
+    .returning(Hand.revealed)
+)
+_COUNT_HAND = (
+    update(GameTable)
+    .where(GameTable.id == bindparam("table"))
+    .values(
+        session_state=bindparam("state", type_=GameTable.session_state.type),
+        hands_played=GameTable.hands_played + 1,
+        version=bindparam("new_version"),
+    )
+)
 _INSERT_SEAT_RESULT = insert(HandSeat)
 _SEAT_TIMER_UPDATE = (
     update(TableSeat)
@@ -152,22 +188,16 @@ async def settle_hand(session: AsyncSession, s: Settlement) -> bool:
     # Plain statements, not ORM objects: nothing of the hand row needs reading first.
     connection = await session.connection()
     ended_at = utcnow()
-    reveals_each_hand = func.coalesce(
-        select(Club.seed_reveal == SeedReveal.HAND).where(Club.id == 1).scalar_subquery(), False
-    )
     revealed = bool(
         await connection.scalar(
-            update(Hand)
-            .where(Hand.id == s.hand_id)
-            .values(
-                entry=s.entry,
-                result=s.result,
-                running=False,
-                ended_at=ended_at,
-                pot=pot_of(s.game, s.result),
-                revealed=reveals_each_hand,
-            )
-            .returning(Hand.revealed)
+            _CLOSE_HAND,
+            {
+                "hand": s.hand_id,
+                "entry": s.entry,
+                "result": s.result,
+                "ended_at": ended_at,
+                "pot": pot_of(s.game, s.result),
+            },
         )
     )
     rows = seat_results(s.game, dict(s.rules), s.players, s.dealt_in, s.stacks_before, s.result)
@@ -193,13 +223,7 @@ async def settle_hand(session: AsyncSession, s: Settlement) -> bool:
             ],
         )
     await connection.execute(
-        update(GameTable)
-        .where(GameTable.id == s.table_id)
-        .values(
-            session_state=s.next_state,
-            hands_played=GameTable.hands_played + 1,
-            version=s.version,
-        )
+        _COUNT_HAND, {"table": s.table_id, "state": s.next_state, "new_version": s.version}
     )
     return revealed
 

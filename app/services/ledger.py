@@ -18,7 +18,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 import orjson
 from sqlalchemy import bindparam, func, insert, select, update
@@ -37,6 +36,28 @@ MAX_REASON_LENGTH = 200
 MAX_KEY_LENGTH = 128
 # Upper bound on any single movement: stops typos (and overflow) at the door.
 MAX_AMOUNT = 1_000_000_000
+
+# The statements of every post, built once (a statement built anew is traversed again for
+# the compiled-statement cache on each run).
+_LOCK_ACCOUNTS = (
+    select(Account.id, Account.key, Account.kind, Account.balance)
+    .where(Account.key.in_(bindparam("keys", expanding=True)))
+    .order_by(Account.id)
+    .with_for_update()
+)
+# By dialect: each one's INSERT knows ON CONFLICT DO NOTHING (Postgres and SQLite).
+_CLAIM_KEY = {
+    name: dialect_insert(LedgerOperation)
+    .on_conflict_do_nothing(index_elements=[LedgerOperation.idempotency_key])
+    .returning(LedgerOperation.id)
+    for name, dialect_insert in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))
+}
+_INSERT_ENTRY = insert(LedgerEntry)
+_MOVE_BALANCE = (
+    update(Account)
+    .where(Account.id == bindparam("account_id"))
+    .values(balance=Account.balance + bindparam("delta"))
+)
 
 
 def member_account_key(user_id: int) -> str:
@@ -132,14 +153,7 @@ async def post(
     # committed by the time we get them, so our claim finds its operation and replays it.
     # Plain rows, not ORM objects: settlements post after every hand.
     connection = await session.connection()
-    locked = (
-        await connection.execute(
-            select(Account.id, Account.key, Account.kind, Account.balance)
-            .where(Account.key.in_(keys))
-            .order_by(Account.id)
-            .with_for_update()
-        )
-    ).all()
+    locked = (await connection.execute(_LOCK_ACCOUNTS, {"keys": keys})).all()
     accounts = {a.key: a for a in locked}
     missing = [k for k in keys if k not in accounts]
     if missing:
@@ -164,17 +178,15 @@ async def post(
     # concurrent twin that got there first (and committed while we waited for the locks),
     # makes it insert nothing, and that operation is replayed.
     operation_id = await connection.scalar(
-        _insert_ignoring_twins(session)
-        .values(
-            idempotency_key=idempotency_key,
-            fingerprint=fingerprint,
-            kind=kind,
-            reason=reason,
-            actor_id=actor_id,
-            created_at=utcnow(),
-        )
-        .on_conflict_do_nothing(index_elements=[LedgerOperation.idempotency_key])
-        .returning(LedgerOperation.id)
+        _CLAIM_KEY[connection.dialect.name],
+        {
+            "idempotency_key": idempotency_key,
+            "fingerprint": fingerprint,
+            "kind": kind,
+            "reason": reason,
+            "actor_id": actor_id,
+            "created_at": utcnow(),
+        },
     )
     if operation_id is None:
         existing = await _existing(session, idempotency_key)
@@ -182,7 +194,7 @@ async def post(
         return _replay_or_conflict(existing, fingerprint)
 
     await connection.execute(
-        insert(LedgerEntry),
+        _INSERT_ENTRY,
         [
             {
                 "operation_id": operation_id,
@@ -196,9 +208,7 @@ async def post(
     changed = [(accounts[key], delta) for key, delta in deltas.items() if delta]
     if changed:  # movements that cancel out leave every balance as it was
         await connection.execute(
-            update(Account)
-            .where(Account.id == bindparam("account_id"))
-            .values(balance=Account.balance + bindparam("delta")),
+            _MOVE_BALANCE,
             [{"account_id": account.id, "delta": delta} for account, delta in changed],
         )
     # The rows are locked: their new balances are known without reading them back. An
@@ -208,16 +218,6 @@ async def post(
         if held is not None:
             set_committed_value(held, "balance", account.balance + delta)
     return Posted(operation_id=operation_id, replayed=False)
-
-
-def _insert_ignoring_twins(session: AsyncSession) -> Any:
-    """The dialect's INSERT, which knows ON CONFLICT DO NOTHING (Postgres and SQLite)."""
-    dialect = session.get_bind().dialect.name
-    return (
-        postgresql.insert(LedgerOperation)
-        if dialect == "postgresql"
-        else sqlite.insert(LedgerOperation)
-    )
 
 
 async def bank_transfer(
