@@ -33,8 +33,9 @@ def test_bench_live_prints_latency_figures(tmp_path: Path) -> None:
     assert 0 < summary["median_ms"] <= summary["p99_ms"] <= summary["max_ms"]
     # The server timed the same actions. Its figures are not bounded by the clients': the
     # server stamps a broadcast once its send returns, which on a busy machine can be after
-    # the client has read the frame.
-    assert summary["server_actions"] == 8
+    # the client has read the frame. The robots close their sockets once they have played
+    # their share, so the last action may find one closed and go unmeasured.
+    assert 8 - 1 <= summary["server_actions"] <= 8
     assert 0 < summary["server_median_ms"] <= summary["server_p99_ms"]
     assert "server: action received -> last seat's broadcast sent" in stdout
     # The collector's pauses over the same play, per generation, as the server counted them.
