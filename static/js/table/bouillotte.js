@@ -3,6 +3,7 @@
 // suit's points and the brelan bonuses.
 import { h, chips } from "../dom.js";
 import { cardElement, cardLabel, rankLabel, suitName, suitSymbol } from "../cards.js";
+import { cardShort, logLine } from "./handlog.js";
 import { shortcutFor } from "./keys.js";
 
 // What the shared table and replay pages ask of a game's front end (see bourre.js).
@@ -270,5 +271,38 @@ export function onEvent(event, ctx) {
     // his right from the highest card down. The names are those of the seats as drawn.
     const drawn = event.data.seats.map((s) => `${s.name} ${rankLabel(s.card[0])}`);
     ctx.notice(`Seats drawn: ${drawn.join(", ")}. ${event.data.seats[0].name} deals first.`);
+  }
+}
+
+// ----- the hand log (handlog.js): this game's events and timer moves in words
+
+/** What the turn timer did for a player, in the past tense ("folded", "checked"). */
+export function timeoutWords(said) {
+  switch (said.action) {
+    case "decline": return "declined";
+    case "fold": return "folded";
+    case "call": return said.amount ? `called ${chips(said.amount)}` : "checked";
+    default: return null;
+  }
+}
+
+/** One of this game's events as a line of the hand log, or null. */
+export function eventLine(kind, data, { someone }) {
+  switch (kind) {
+    case "straddled": return logLine(`${someone} straddles ${chips(data.added)}.`);
+    case "bought_back": return logLine(`${someone} buys back for ${chips(data.added)}.`);
+    case "declined": return logLine(`${someone} declines.`);
+    case "upcard": return logLine(`Upcard: ${cardShort(data.card)}.`);
+    case "passed": return logLine(`${someone} passes.`);
+    case "opened":
+      return logLine(data.all_in ? `${someone} opens va tout for ${chips(data.stake)}.` : `${someone} opens for ${chips(data.stake)}.`);
+    case "raised":
+      return logLine(data.all_in ? `${someone} goes va tout: raises to ${chips(data.stake)}.` : `${someone} raises to ${chips(data.stake)}.`);
+    case "called":
+      if (!data.added) return logLine(`${someone} checks.`);
+      return logLine(data.all_in ? `${someone} calls ${chips(data.added)}, va tout.` : `${someone} calls ${chips(data.added)}.`);
+    case "folded": return logLine(`${someone} folds.`);
+    case "showdown": return logLine("Showdown.");
+    default: return null;
   }
 }

@@ -3,7 +3,7 @@
 // went bourré.
 import { h, chips } from "../dom.js";
 import { cardElement, cardLabel, sortHand, suitName, suitSymbol } from "../cards.js";
-import { winningIndex } from "./handlog.js";
+import { cardCount, cardShort, logLine, winningIndex } from "./handlog.js";
 import { shortcutFor } from "./keys.js";
 
 const STATUS = {
@@ -209,4 +209,49 @@ export function result(report, ctx) {
 export function onEvent(event, ctx) {
   if (event.kind === "card_played") ctx.sounds.card();
   if (event.kind === "trick_won") ctx.flyTrick(event.data.cards, event.data.seat);
+}
+
+// ----- the hand log (handlog.js): this game's events and timer moves in words
+
+/** What the turn timer did for a player, in the past tense ("passed", "played 7♥"). */
+export function timeoutWords(said) {
+  switch (said.action) {
+    case "play": return "played the hand";
+    case "card": return said.card ? `played ${cardShort(said.card)}` : "played a card";
+    case "discard": return said.count ? `exchanged ${cardCount(said.count)}` : "kept all cards";
+    case "take_trump": return "took the trump card";
+    default: return null;
+  }
+}
+
+/** One of this game's events as a line of the hand log, or null. */
+export function eventLine(kind, data, { someone, name, me }) {
+  switch (kind) {
+    case "trump_turned": return logLine(`Trump turned: ${cardShort(data.card)}.`);
+    case "committed": return logLine(`${someone} has decided.`);
+    case "revealed": {
+      const play = (data.play ?? []).map(name);
+      const pass = (data.pass ?? []).map(name);
+      return logLine([play.length ? `Playing: ${play.join(", ")}.` : "Nobody plays.", pass.length ? `Passed: ${pass.join(", ")}.` : ""].join(" ").trim());
+    }
+    case "declared":
+    case "declared_again": {
+      const again = kind === "declared_again" ? " again" : "";
+      const ante = data.ante ? ` (ante ${chips(data.ante)})` : "";
+      return logLine(data.declaration === "play" ? `${someone} plays${again}${ante}.` : `${someone} passes${again}.`);
+    }
+    case "trump_taken": return logLine(`${someone} takes the trump card ${cardShort(data.card)}.`);
+    case "discarded": {
+      const faceUp = (data.face_up ?? []).length ? `, ${data.face_up.map(cardShort).join(", ")} face up` : "";
+      if (!data.count) return logLine(`${someone} keeps all cards.`);
+      return logLine(`${someone} exchanges ${cardCount(data.count)}${faceUp}, draws ${data.received ?? data.count}.`);
+    }
+    case "drew": // sent to the drawing player alone: their own new cards
+      if (data.seat !== me || !(data.received ?? []).length) return null;
+      return logLine(`You drew ${data.received.map(cardShort).join(" ")}.`, { ownAction: false });
+    case "reshuffled": return logLine(`The stock ran out: ${cardCount(data.count)} reshuffled.`);
+    case "card_played": return logLine(`${someone} plays ${cardShort(data.card)}.`);
+    case "trick_won": return logLine(`${someone} wins trick ${data.number}.`, { strong: true, ownAction: false });
+    default: return null;
+  }
 }

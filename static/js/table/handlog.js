@@ -1,8 +1,8 @@
-// The hand so far, in words, beside the felt: who declared, drew how many, played what and
-// won which trick (Bourré); who straddled, passed, opened, called, raised, folded or went va
-// tout for how much (Bouillotte). Built only from the events this viewer's socket receives,
-// which the server has already filtered: another player's exchange is a count, never cards.
-// Also the words for what the turn timer did for a player ("Dave timed out: passed").
+// The hand so far, in words, beside the felt. Each game's front end words its own events
+// (`eventLine`) and what the turn timer did for a player (`timeoutWords`); this log keeps
+// the lines, the hand's headings and the end of the hand, which every game shares. Built
+// only from the events this viewer's socket receives, which the server has already
+// filtered: another player's exchange is a count, never cards.
 import { h, chips } from "../dom.js";
 import { cardElement, cardLabel, rankLabel, suitSymbol } from "../cards.js";
 
@@ -14,101 +14,63 @@ export function cardShort(card) {
   return `${rankLabel(card[0])}${suitSymbol(card[1])}`;
 }
 
-function cardCount(n) {
+export function cardCount(n) {
   return n === 1 ? "1 card" : `${n} cards`;
 }
 
 /** What the turn timer did, from the `timed_out` event's data (the server's words for an
- *  action, see app/tables/games.py `timeout_said`), in the past tense. */
-export function timeoutWords(said) {
-  switch (said.action) {
-    case "pass": return "passed";
-    case "play": return "played the hand";
-    case "card": return said.card ? `played ${cardShort(said.card)}` : "played a card";
-    case "discard": return said.count ? `exchanged ${cardCount(said.count)}` : "kept all cards";
-    case "take_trump": return "took the trump card";
-    case "decline": return "declined";
-    case "fold": return "folded";
-    case "call": return said.amount ? `called ${chips(said.amount)}` : "checked";
-    default: return String(said.action ?? "acted").replace(/_/g, " ");
-  }
+ *  action, see app/engine/driver.py `timeout_said`), in the past tense: the game's own words
+ *  for its actions, else the action's name. */
+export function timeoutWords(said, game) {
+  const words = game.timeoutWords?.(said);
+  if (words) return words;
+  return said.action === "pass" ? "passed" : String(said.action ?? "acted").replace(/_/g, " ");
 }
 
 /** "Dave timed out: passed." */
-export function timeoutSentence(name, said) {
-  return `${name} timed out: ${timeoutWords(said)}.`;
+export function timeoutSentence(name, said, game) {
+  return `${name} timed out: ${timeoutWords(said, game)}.`;
 }
 
-/** One event in words, or null for events that say nothing a player needs here.
- *  `name(seat)` is the display name at that seat; `who(username)` for a report's names;
- *  `me` the viewer's seat. */
-function sentence(kind, data, { name, who, me }) {
+/** A line of the log as a game's `eventLine` returns it: `strong` for a milestone (a trick
+ *  won), `ownAction: false` for an event that carries a seat without being its move. */
+export function logLine(text, { strong = false, ownAction = true } = {}) {
+  return { text, strong, ownAction };
+}
+
+/** One event as a line of the log — `{text, strong, ownAction}` — or null for events that
+ *  say nothing a player needs here. `name(seat)` is the display name at that seat;
+ *  `who(username)` for a report's names; `me` the viewer's seat. `ownAction`: the line says
+ *  what its seat did (so a move the timer made, already said as a timeout, is not said
+ *  twice). */
+function line(kind, data, game, { name, who, me }) {
+  if (kind === "new_hand") return null; // the heading says it
+  if (kind === "hand_over") {
+    // The engine's event (seats, no number) is followed by the table's report: say that.
+    if (data.number === undefined) return null;
+    return { text: handOverWords(data, who), strong: true, ownAction: false };
+  }
   const seat = data.seat;
   const someone = seat === undefined || seat === null ? "" : name(seat);
-  switch (kind) {
-    // ----- both games
-    case "new_hand": return null; // the heading says it
-    // ----- Bourré
-    case "trump_turned": return `Trump turned: ${cardShort(data.card)}.`;
-    case "committed": return `${someone} has decided.`;
-    case "revealed": {
-      const play = (data.play ?? []).map(name);
-      const pass = (data.pass ?? []).map(name);
-      return [play.length ? `Playing: ${play.join(", ")}.` : "Nobody plays.", pass.length ? `Passed: ${pass.join(", ")}.` : ""].join(" ").trim();
-    }
-    case "declared":
-    case "declared_again": {
-      const again = kind === "declared_again" ? " again" : "";
-      const ante = data.ante ? ` (ante ${chips(data.ante)})` : "";
-      return data.declaration === "play" ? `${someone} plays${again}${ante}.` : `${someone} passes${again}.`;
-    }
-    case "trump_taken": return `${someone} takes the trump card ${cardShort(data.card)}.`;
-    case "discarded": {
-      const faceUp = (data.face_up ?? []).length ? `, ${data.face_up.map(cardShort).join(", ")} face up` : "";
-      if (!data.count) return `${someone} keeps all cards.`;
-      return `${someone} exchanges ${cardCount(data.count)}${faceUp}, draws ${data.received ?? data.count}.`;
-    }
-    case "drew": // sent to the drawing player alone: their own new cards
-      if (seat !== me || !(data.received ?? []).length) return null;
-      return `You drew ${data.received.map(cardShort).join(" ")}.`;
-    case "reshuffled": return `The stock ran out: ${cardCount(data.count)} reshuffled.`;
-    case "card_played": return `${someone} plays ${cardShort(data.card)}.`;
-    case "trick_won": return `${someone} wins trick ${data.number}.`;
-    // ----- Bouillotte
-    case "straddled": return `${someone} straddles ${chips(data.added)}.`;
-    case "bought_back": return `${someone} buys back for ${chips(data.added)}.`;
-    case "declined": return `${someone} declines.`;
-    case "upcard": return `Upcard: ${cardShort(data.card)}.`;
-    case "passed": return `${someone} passes.`;
-    case "opened":
-      return data.all_in ? `${someone} opens va tout for ${chips(data.stake)}.` : `${someone} opens for ${chips(data.stake)}.`;
-    case "raised":
-      return data.all_in ? `${someone} goes va tout: raises to ${chips(data.stake)}.` : `${someone} raises to ${chips(data.stake)}.`;
-    case "called":
-      if (!data.added) return `${someone} checks.`;
-      return data.all_in ? `${someone} calls ${chips(data.added)}, va tout.` : `${someone} calls ${chips(data.added)}.`;
-    case "folded": return `${someone} folds.`;
-    case "showdown": return "Showdown.";
-    // ----- the end
-    case "hand_over": {
-      // The engine's event (seats, no number) is followed by the table's report: say that.
-      if (data.number === undefined) return null;
-      if (data.pots) {
-        if (!data.pots.length) return "Everyone passed: the pot carries over.";
-        return data.pots.map((p) => `${who(p.winner)} wins ${chips(p.amount)}.`).join(" ");
-      }
-      return data.winner ? `${who(data.winner)} wins the pot of ${chips(data.pot)}.` : `Nobody takes the pot of ${chips(data.pot)}.`;
-    }
-    default: return null;
+  return game.eventLine?.(kind, data, { someone, name, me }) ?? null;
+}
+
+function handOverWords(data, who) {
+  if (data.pots) {
+    if (!data.pots.length) return "Everyone passed: the pot carries over.";
+    return data.pots.map((p) => `${who(p.winner)} wins ${chips(p.amount)}.`).join(" ");
   }
+  return data.winner ? `${who(data.winner)} wins the pot of ${chips(data.pot)}.` : `Nobody takes the pot of ${chips(data.pot)}.`;
 }
 
 /** The log of the hand in play, and the last trick of a Bourré hand. */
 export class HandLog {
-  /** @param {{list: HTMLElement, heading: HTMLElement}} els */
-  constructor(els) {
+  /** @param {{list: HTMLElement, heading: HTMLElement}} els
+   *  @param {object} game the table's game front end, which words its events */
+  constructor(els, game) {
     this.list = els.list;
     this.heading = els.heading;
+    this.game = game;
     // The seat whose next action the timer took: its line says so instead.
     this.timedOut = new Map();
   }
@@ -144,19 +106,19 @@ export class HandLog {
       return null;
     }
     if (kind === "timed_out") {
-      const said = timeoutSentence(names.name(data.seat), data);
+      const said = timeoutSentence(names.name(data.seat), data, this.game);
       this.timedOut.set(data.seat, said);
       this.add(said, "timeout");
       return said;
     }
-    const text = sentence(kind, data, names);
-    if (!text) return null;
+    const said = line(kind, data, this.game, names);
+    if (!said?.text) return null;
     // The timer's action was already said, as a timeout: not twice.
-    if (data.seat !== undefined && this.timedOut.has(data.seat) && kind !== "trick_won" && kind !== "drew") {
+    if (said.ownAction && data.seat !== undefined && this.timedOut.has(data.seat)) {
       this.timedOut.delete(data.seat);
       return null;
     }
-    this.add(text, kind === "trick_won" || kind === "hand_over" ? "strong" : "");
+    this.add(said.text, said.strong ? "strong" : "");
     return null;
   }
 }

@@ -280,7 +280,7 @@ function onFrame(frame) {
 
 // ---------------------------------------------------------------- the hand log
 
-const handLog = new HandLog({ list: $("hand-log"), heading: $("hand-log-heading") });
+const handLog = new HandLog({ list: $("hand-log"), heading: $("hand-log-heading") }, game);
 
 /** The name at a seat, as the table shows it now. */
 function seatName(seat) {
@@ -372,7 +372,7 @@ function renderResult() {
   const key = `${report.number}:${report.hand_id ?? ""}`;
   if (panel.dataset.report !== key) {
     panel.dataset.report = key;
-    const timeouts = (report.timeouts ?? []).map((t) => timeoutSentence(ctx.displayName(t.player), t));
+    const timeouts = (report.timeouts ?? []).map((t) => timeoutSentence(ctx.displayName(t.player), t, game));
     panel.replaceChildren(...[
       h("button", { type: "button", class: "result-close", "aria-label": "Close the result", title: "Close", text: "×", onclick: closeResult }),
       ...game.result(report, ctx),
