@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from pydantic import ValidationError
 from sqlalchemy import Table, select
 
-from app.api.games import games_described
+from app.api.games import GAMES_DESCRIBED
 from app.api.schemas import TableCreate
 from app.cli import build_parser
 from app.db.models import GameTable, RuleSet, User
@@ -161,7 +161,7 @@ def test_the_described_packs_are_the_ones_the_engines_deal_from() -> None:
     """The shuffle verifier (static/js/fair.js) deals from the packs GET /api/games
     describes: for every number of players, the cards each engine shuffles."""
     seed = bytes(range(32))
-    for game, described in zip(registry.DRIVERS, games_described(), strict=True):
+    for game, described in zip(registry.DRIVERS, GAMES_DESCRIBED, strict=True):
         assert sorted(described.packs) == list(range(game.min_seats, game.max_seats + 1))
         for players, ranks in described.packs.items():
             cards = sorted(make_card(RANKS.index(r), suit) for r in ranks for suit in range(4))

@@ -41,11 +41,11 @@ def pack_ranks(pack: Sequence[int]) -> list[str]:
     return [RANKS[rank] for rank in ranks]
 
 
-def games_described() -> list[GamePublic]:
-    return [describe(game) for game in DRIVERS]
+# The registry does not change while the process runs: its description is built once.
+GAMES_DESCRIBED: tuple[GamePublic, ...] = tuple(describe(game) for game in DRIVERS)
 
 
 @router.get("/games")
 async def list_games() -> list[GamePublic]:
     """Every game, in the order the lobby offers them (the first is the default)."""
-    return games_described()
+    return list(GAMES_DESCRIBED)

@@ -311,6 +311,7 @@ class RulesDriver:
     and how it builds a named preset."""
 
     rules_type: type[RuleOptions]
+    stake_fields: tuple[StakeField, ...]
 
     def parse_rules(self, rules: Mapping[str, Any]) -> RuleOptions:
         return self.rules_type.from_dict(rules)
@@ -323,6 +324,11 @@ class RulesDriver:
     def rules_dict(self, rules: Any) -> dict[str, Any]:
         assert isinstance(rules, self.rules_type)
         return rules.to_dict()
+
+    @property
+    def stakes(self) -> tuple[str, ...]:
+        """The options a table's opener sets as its stakes: those of `stake_fields`."""
+        return tuple(stake.option for stake in self.stake_fields)
 
     def _preset(self, name: str, overrides: Mapping[str, Any]) -> RuleOptions:
         raise NotImplementedError

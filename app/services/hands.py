@@ -64,7 +64,6 @@ async def begin_hand(
             "contributions": contributions,
             "header": header,
             "players": players,
-            "running": True,
         },
     )
     hand_id: int = stored.scalar_one()

@@ -49,11 +49,12 @@ def stake_inputs(game: GameDriver) -> list[StakeInput]:
     return inputs
 
 
-def every_stake_input() -> list[StakeInput]:
-    return [field for game in DRIVERS for field in stake_inputs(game)]
-
-
-def buy_in_range_games() -> list[str]:
-    """The games whose tables set a smallest and a largest buy-in; the others' buy-in is one
-    of their stakes (Bouillotte's cave, `GameDriver.buy_in_option`)."""
-    return [game.name for game in DRIVERS if game.buy_in_option is None]
+# The registry does not change while the process runs: the form's fields are worked out once.
+STAKE_INPUTS: tuple[StakeInput, ...] = tuple(
+    field for game in DRIVERS for field in stake_inputs(game)
+)
+# The games whose tables set a smallest and a largest buy-in; the others' buy-in is one of
+# their stakes (Bouillotte's cave, `GameDriver.buy_in_option`).
+BUY_IN_RANGE_GAMES: tuple[str, ...] = tuple(
+    game.name for game in DRIVERS if game.buy_in_option is None
+)

@@ -18,7 +18,7 @@ from app.engine.registry import GAMES
 from app.errors import NotFound
 from app.services import club, rule_words
 from app.services import tables as table_service
-from app.web.lobby_form import buy_in_range_games, every_stake_input
+from app.web.lobby_form import BUY_IN_RANGE_GAMES, STAKE_INPUTS
 from app.web.pages import redirect, render
 
 router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
@@ -39,8 +39,8 @@ async def lobby_page(request: Request, db: DbDep, caller: OptionalCaller) -> Res
         chip_unit=the_club.chip_unit,
         default_turn_seconds=the_club.default_turn_seconds,
         presets={name: game.preset_names() for name, game in GAMES.items()},
-        stake_inputs=every_stake_input(),
-        buy_in_range_games=buy_in_range_games(),
+        stake_inputs=STAKE_INPUTS,
+        buy_in_range_games=BUY_IN_RANGE_GAMES,
     )
 
 

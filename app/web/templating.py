@@ -6,7 +6,7 @@ from pathlib import Path
 
 from fastapi.templating import Jinja2Templates
 
-from app.api.games import games_described
+from app.api.games import GAMES_DESCRIBED
 from app.web.assets import asset_url
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -17,7 +17,7 @@ templates.env.globals["asset_url"] = asset_url
 # The games, from the registry: pages list them (`game_list`, `game_described` by key,
 # `game_titles`) and embed them for the scripts (base.html), so that no page or script keeps
 # its own list.
-_GAMES = [game.model_dump() for game in games_described()]
+_GAMES = [game.model_dump() for game in GAMES_DESCRIBED]
 templates.env.globals["game_list"] = _GAMES
 templates.env.globals["game_described"] = {game["name"]: game for game in _GAMES}
 templates.env.globals["game_titles"] = {game["name"]: game["title"] for game in _GAMES}

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from app.api.games import games_described
+from app.api.games import GAMES_DESCRIBED
 from app.engine import registry, rng
 from app.engine.cards import CARD_NAMES
 
@@ -34,7 +34,7 @@ def _node() -> str:
     return node
 
 
-DESCRIBED = {game.name: game.model_dump(mode="json") for game in games_described()}
+DESCRIBED = {game.name: game.model_dump(mode="json") for game in GAMES_DESCRIBED}
 
 
 def _case(rand: random.Random, game: str, seats: list[int], players: int) -> dict[str, Any]:

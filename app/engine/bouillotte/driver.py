@@ -78,7 +78,6 @@ class BouillotteDriver(RulesDriver):
     presets = PRESETS
     buy_in_option: str | None = "cave"
     stake_fields = (StakeField("cave"),)
-    stakes = tuple(field.option for field in stake_fields)
     hand_type = BouillotteHand
     log = GameLog(tablelog.parse_rules, tablelog.parse_hand, tablelog.replay, tablelog.parse_action)
 

@@ -77,7 +77,6 @@ class BourreDriver(RulesDriver):
     buy_in_option: str | None = None
     # The pot-limit preset has no limit of its own: the form asks for one, starting at 50.
     stake_fields = (StakeField("ante"), StakeField("pot_limit", value=50, preset="pot_limit"))
-    stakes = tuple(field.option for field in stake_fields)
     hand_type = BourreHand
     log = GameLog(tablelog.parse_rules, tablelog.parse_hand, tablelog.replay, tablelog.parse_action)
 
