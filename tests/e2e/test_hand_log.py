@@ -107,6 +107,12 @@ def test_bourre_hand_log_winning_card_and_last_trick(
         assert re.search(r"wins trick 1\.", text), text
         assert re.search(r"(wins the pot of|Nobody takes the pot)", text), text
         assert ("You drew" in text) == (page is drawer), text
+    # Milestones stand out as the eye scans the log: a trick won is bold, a card played not.
+    weight = "line => Number(getComputedStyle(line).fontWeight)"
+    lines = laptop.locator("#hand-log .log-line")
+    won = lines.filter(has_text=re.compile(r"wins trick 1\.$")).first
+    played = lines.filter(has_text=re.compile(r" plays \S+\.$")).first
+    assert won.evaluate(weight) >= 600 > played.evaluate(weight)
     phone.locator("#hand-log-panel summary").click()
     expect(phone.locator("#hand-log .log-line").first).to_be_visible()
     # Opened on the phone, it shows its latest line, inside its own panel.
