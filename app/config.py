@@ -94,6 +94,9 @@ class Settings(BaseSettings):
     gc_freeze: bool = True
     # Pause between the end of a hand and the next deal (seconds).
     next_hand_seconds: float = 4.0
+    # How long a computer player takes over a decision: uniformly between the two.
+    bot_think_min_seconds: float = Field(default=0.8, ge=0, le=30)
+    bot_think_max_seconds: float = Field(default=2.0, ge=0, le=30)
     # Table sockets: messages allowed per 2-second window (three times that closes the socket).
     ws_messages_per_window: int = 20
 

@@ -17,6 +17,7 @@ from app.api import games as games_api
 from app.api import hands as hands_api
 from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
+from app.bots.player import Thinking
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.engine.registry import titles_said
@@ -123,7 +124,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     tables = TableManager(
         db,
         clock or SystemClock(),
-        RuntimeSettings(next_hand_seconds=settings.next_hand_seconds),
+        RuntimeSettings(
+            next_hand_seconds=settings.next_hand_seconds,
+            bot_thinking=Thinking(settings.bot_think_min_seconds, settings.bot_think_max_seconds),
+        ),
         Encoders(
             event=protocol.event_frame_of,
             public=protocol.public_part,

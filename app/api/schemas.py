@@ -304,6 +304,36 @@ class TableCreate(Input):
     ruleset_id: Id | None = None
 
 
+BotLevel = Annotated[StrictStr, Field(min_length=1, max_length=10, pattern=r"^[a-z]+$")]
+
+
+class PracticeCreate(Input):
+    """A practice table for the caller alone: play money, bots in the other seats."""
+
+    game: GameKey
+    preset: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
+    # Players at the table, the caller included: every other seat gets a bot.
+    seat_count: Annotated[StrictInt, Field(ge=2, le=8)] = 4
+    level: BotLevel = "club"
+
+
+class BotCreate(Input):
+    level: BotLevel = "club"
+    seat: Annotated[StrictInt, Field(ge=0, le=7)] | None = None
+    # Chips from the club's bank; the table's maximum buy-in when left out.
+    buy_in: Chips | None = None
+    request_key: RequestKey
+
+
+class BotFillUpdate(Input):
+    # The level of the bots that fill empty seats while a person plays; null: stop.
+    level: BotLevel | None
+
+
+class BotFillPublic(Output):
+    bot_fill: str | None
+
+
 class TableUpdate(Input):
     """Before the table's first hand only; fields left out stay as they are."""
 
@@ -321,6 +351,8 @@ class SeatPublic(Output):
     username: str
     stack: int
     sitting_out: bool
+    # A computer player's level; None for a person.
+    bot: str | None = None
 
 
 class TablePublic(Output):
@@ -345,6 +377,9 @@ class TablePublic(Output):
     # (the stakes, in `rules`, are not repeated in it).
     ruleset_id: int | None = None
     rules_summary: str = ""
+    # Play money, the opener's alone; and the level of the bots filling empty seats.
+    practice: bool = False
+    bot_fill: str | None = None
 
 
 class SeatCreate(Input):

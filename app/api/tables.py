@@ -12,7 +12,11 @@ from fastapi import APIRouter, Depends, Request, Response
 from app.api import idempotency
 from app.api.deps import AdminCaller, CurrentCaller, DbDep, csrf_protect
 from app.api.schemas import (
+    BotCreate,
+    BotFillPublic,
+    BotFillUpdate,
     Id,
+    PracticeCreate,
     SeatCreate,
     SeatPublic,
     SeatResult,
@@ -24,6 +28,8 @@ from app.api.schemas import (
 )
 from app.db.models import GameTable, TableStatus, User
 from app.errors import Conflict
+from app.security.tokens import new_token
+from app.services import bots as bot_service
 from app.services import rule_words
 from app.services import tables as table_service
 from app.tables.actor import TableActor
@@ -31,6 +37,9 @@ from app.tables.commands import (
     Command,
     Describe,
     EditTable,
+    RemoveBot,
+    SeatBot,
+    SetBotFill,
     SetStatus,
     Sit,
     SitOut,
@@ -73,6 +82,7 @@ async def _public(
                 username=s.username,
                 stack=s.stack,
                 sitting_out=s.sitting_out,
+                bot=s.bot_level,
             )
             for s in seats
         ],
@@ -82,6 +92,8 @@ async def _public(
         invite_code=table.invite_code if show_code else None,
         ruleset_id=table.ruleset_id,
         rules_summary=rule_words.summary(table.game, table.rules, with_stakes=False),
+        practice=table.practice,
+        bot_fill=table.bot_fill,
     )
 
 
@@ -102,6 +114,8 @@ async def lobby(caller: CurrentCaller, db: DbDep, manager: ManagerDep) -> list[T
     out = []
     for table in tables:
         seated = {s.user_id for s in seats[table.id]}
+        if table.practice and table.created_by_id != caller.user.id:
+            continue  # someone else's practice is nobody's business in the lobby
         if table_service.may_see(table, caller.user, seated):
             out.append(
                 await _public(table, seats[table.id], await _describe(manager, table), caller)
@@ -278,3 +292,72 @@ async def close(table_id: Id, caller: AdminCaller, db: DbDep, manager: ManagerDe
     """Close after the current hand: every stack goes back to its owner, and a pot left on
     the table to those who paid into it, in proportion."""
     return await _set_status(table_id, TableStatus.CLOSED, caller, db, manager)
+
+
+@router.post("/practice", status_code=201)
+async def open_practice_table(
+    body: PracticeCreate, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+) -> TablePublic:
+    """A practice table for you alone: play money (never your balance, never the club's
+    chips), bots of `level` in every other seat, and a "suggest" button at the table. You
+    are seated with the most the table allows; the bots sit down with you."""
+    low, high = bot_service.practice_stakes(body.game, body.preset)
+    bot_service.check_level(body.level)
+    async with db.transaction() as session:
+        user = await session.get(User, caller.user.id)
+        assert user is not None
+        spec = table_service.TableSpec(
+            name=f"Practice: {user.display_name}"[:60],
+            game=body.game,
+            preset=body.preset,
+            rules={},
+            seat_count=body.seat_count,
+            buy_in_min=low,
+            buy_in_max=high,
+            private=True,
+            allow_spectators=False,
+            practice=True,
+            bot_fill=body.level,
+        )
+        table = await table_service.create_table(session, user, spec)
+    actor = await manager.actor(table.id)
+    await actor.call(Sit(caller.user.id, 0, high, new_token(16)))
+    async with db.transaction() as session:
+        seats = await table_service.seats_of(session, table.id)
+    return await _public(table, seats, await _describe(manager, table), caller)
+
+
+@router.post("/{table_id}/bots", response_model_exclude_none=True)
+async def seat_bot(
+    table_id: Id,
+    body: BotCreate,
+    caller: AdminCaller,
+    db: DbDep,
+    manager: ManagerDep,
+    response: Response,
+) -> SeatResult:
+    """Seat a bot (admins): it buys in from the club's bank (the table's maximum unless
+    `buy_in` says) and gives its stack back to the bank when it leaves. Idempotent on
+    `request_key` (app.api.idempotency)."""
+    command = SeatBot(body.level, body.seat, body.buy_in, body.request_key, caller.user.id)
+    reply = await _ask(db, manager, table_id, caller, command)
+    idempotency.mark(response, reply.replayed)
+    return SeatResult(**reply.answer)
+
+
+@router.delete("/{table_id}/bots/{seat}", response_model_exclude_none=True)
+async def remove_bot(
+    table_id: Id, seat: int, caller: AdminCaller, db: DbDep, manager: ManagerDep
+) -> SeatResult:
+    """Send the bot in `seat` away (admins): now, or when its hand is over."""
+    return SeatResult(**await _ask(db, manager, table_id, caller, RemoveBot(seat, caller.user.id)))
+
+
+@router.put("/{table_id}/bot-fill")
+async def set_bot_fill(
+    table_id: Id, body: BotFillUpdate, caller: AdminCaller, db: DbDep, manager: ManagerDep
+) -> BotFillPublic:
+    """Fill the empty seats with bots of `level` while a person plays here (admins); a bot
+    gives its seat to a person who asks for it, between hands. `null` stops the filling."""
+    answer = await _ask(db, manager, table_id, caller, SetBotFill(body.level, caller.user.id))
+    return BotFillPublic(**answer)

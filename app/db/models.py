@@ -17,6 +17,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -48,6 +49,17 @@ class AccountKind(StrEnum):
     MEMBER = "member"
     SEAT = "seat"
     POT = "pot"
+    # Play money, for practice tables: where it comes from (below zero, as the bank), the
+    # stacks and the pots. Never part of the club's chips in circulation.
+    PLAY_BANK = "play_bank"
+    PLAY_SEAT = "play_seat"
+    PLAY_POT = "play_pot"
+
+
+# The accounts that may go below zero: each is minus the chips it has handed out.
+SOURCE_KINDS = (AccountKind.BANK, AccountKind.PLAY_BANK)
+# Play money's accounts: outside the club's circulation.
+PLAY_KINDS = (AccountKind.PLAY_BANK, AccountKind.PLAY_SEAT, AccountKind.PLAY_POT)
 
 
 def _in(column: str, values: Iterable[str]) -> str:
@@ -97,6 +109,9 @@ class User(Base):
     role: Mapped[str] = mapped_column(String(10), default=Role.MEMBER)
     status: Mapped[str] = mapped_column(String(10), default=MemberStatus.PENDING)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # A computer player's level of play (app/bots/levels.py); None for a person. A bot has
+    # no password that can match and never logs in.
+    bot_level: Mapped[str | None] = mapped_column(String(10), nullable=True, default=None)
 
 
 class AuthSession(Base):
@@ -140,7 +155,7 @@ class Account(Base):
     __tablename__ = "accounts"
     __table_args__ = (
         CheckConstraint(_in("kind", AccountKind), name="kind_known"),
-        CheckConstraint("kind = 'bank' OR balance >= 0", name="no_overdraft"),
+        CheckConstraint(f"{_in('kind', SOURCE_KINDS)} OR balance >= 0", name="no_overdraft"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -232,6 +247,12 @@ class GameTable(Base):
     # The club's house-rule configuration the table was opened from (its rules are a copy
     # taken then, in `rules`: editing the configuration later never changes this table).
     ruleset_id: Mapped[int | None] = mapped_column(ForeignKey("rulesets.id"), nullable=True)
+    # A practice table: play money from the play bank, never the club's chips; seen only
+    # by the member who opened it (and admins).
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The level of the computer players that fill its empty seats while a person plays
+    # here; None: no filling.
+    bot_fill: Mapped[str | None] = mapped_column(String(10), nullable=True, default=None)
 
 
 class TableSeat(Base):

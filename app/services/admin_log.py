@@ -46,6 +46,9 @@ ACTIONS: dict[str, str] = {
     "rules.archive": "archived a house-rule configuration",
     "rules.restore": "restored a house-rule configuration",
     "table.edit": "edited a table before its first hand",
+    "table.bot_seat": "seated a bot",
+    "table.bot_remove": "sent a bot away",
+    "table.bot_fill": "set a table to fill its seats with bots",
     "chip_request.approve": "approved a chip request",
     "chip_request.decline": "declined a chip request",
 }

@@ -67,6 +67,8 @@ async def login(session: AsyncSession, username: str, password: str, days: int) 
     # Always run one Argon2 verification, so timing does not reveal unknown usernames.
     if not verify_password(user.password_hash if user else None, password) or user is None:
         raise BadCredentials()
+    if user.bot_level is not None:  # a computer player never logs in (no hash matches)
+        raise BadCredentials()
     _refuse_inactive(user)
     if needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)

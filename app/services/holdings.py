@@ -46,6 +46,11 @@ class Stranded:
         )
 
 
+# A table's accounts, of club chips or of play money (a practice table's).
+_SEATS = (AccountKind.SEAT, AccountKind.PLAY_SEAT)
+_POTS = (AccountKind.POT, AccountKind.PLAY_POT)
+
+
 def _table_of(key: str) -> int:
     return int(key.split(":")[1])
 
@@ -69,7 +74,7 @@ async def stranded(session: AsyncSession, account: str | None = None) -> list[St
         await session.execute(
             select(Account.key, Account.kind, Account.user_id, Account.balance)
             .where(
-                Account.kind.in_([AccountKind.SEAT, AccountKind.POT]),
+                Account.kind.in_(_SEATS + _POTS),
                 Account.balance != 0,
                 *([Account.key == account] if account is not None else []),
             )
@@ -79,9 +84,9 @@ async def stranded(session: AsyncSession, account: str | None = None) -> list[St
     found: list[Stranded] = []
     for key, kind, user_id, balance in holding:
         table_id = _table_of(key)
-        if kind == AccountKind.SEAT and (table_id, user_id) not in seated:
+        if kind in _SEATS and (table_id, user_id) not in seated:
             found.append(Stranded(key, table_id, user_id, int(balance)))
-        elif kind == AccountKind.POT and table_id in closed:
+        elif kind in _POTS and table_id in closed:
             found.append(Stranded(key, table_id, None, int(balance)))
     return found
 
@@ -130,13 +135,14 @@ async def return_stranded(session: AsyncSession, account: str, actor_id: int | N
         if not returned:
             raise Conflict("no_payers", f"Nobody paid into the pot of table {found.table_id}.")
         return sum(returned.values())
+    home = await table_service.chips_home(session, found.table_id, found.user_id)
     await ledger.post(
         session,
         idempotency_key=key,
         kind="stranded_return",
         reason=f"Stranded chips returned from table {found.table_id}",
         actor_id=actor_id,
-        movements=[ledger.Movement(account, ledger.member_account_key(found.user_id), found.chips)],
+        movements=[ledger.Movement(account, home, found.chips)],
     )
     return found.chips
 

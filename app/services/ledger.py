@@ -26,12 +26,21 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
-from app.db.models import Account, AccountKind, LedgerEntry, LedgerOperation
+from app.db.models import (
+    PLAY_KINDS,
+    SOURCE_KINDS,
+    Account,
+    AccountKind,
+    LedgerEntry,
+    LedgerOperation,
+)
 from app.db.types import utcnow
 from app.errors import Conflict, InvalidInput, NotFound
 from app.security.text import has_control_chars
 
 BANK_KEY = "bank"
+# Where practice tables' play money comes from and goes back to.
+PLAY_BANK_KEY = "play:bank"
 MAX_REASON_LENGTH = 200
 MAX_KEY_LENGTH = 128
 # Upper bound on any single movement: stops typos (and overflow) at the door.
@@ -159,13 +168,20 @@ async def post(
     if missing:
         raise NotFound("account_not_found", f"No such account: {missing[0]}.", account=missing[0])
 
+    for m in movements:
+        if (accounts[m.from_key].kind in PLAY_KINDS) != (accounts[m.to_key].kind in PLAY_KINDS):
+            # Play money and the club's chips never meet: practice chips are worth nothing.
+            raise InvalidInput(
+                "play_money_mixed",
+                f"Play money cannot move between {m.from_key} and {m.to_key}.",
+            )
     deltas: dict[str, int] = defaultdict(int)
     for m in movements:
         deltas[m.from_key] -= m.amount
         deltas[m.to_key] += m.amount
     for key, delta in deltas.items():
         account = accounts[key]
-        if account.kind != AccountKind.BANK and account.balance + delta < 0:
+        if account.kind not in SOURCE_KINDS and account.balance + delta < 0:
             # A replay is answered as the first time even if the chips have moved on since;
             # only a new operation is refused. (A key already used is looked up here, on
             # the rare refusal, rather than before every operation: the INSERT below
@@ -372,13 +388,13 @@ async def audit(session: AsyncSession) -> AuditReport:
     circulation = 0
     for key, kind, balance, received, sent in rows:
         total += balance
-        if kind != AccountKind.BANK:
+        if kind not in SOURCE_KINDS and kind not in PLAY_KINDS:
             circulation += balance
         if balance != received - sent:
             problems.append(
                 f"account {key}: balance {balance} but its entries sum to {received - sent}"
             )
-        if kind != AccountKind.BANK and balance < 0:
+        if kind not in SOURCE_KINDS and balance < 0:
             problems.append(f"account {key}: negative balance {balance}")
     if total != 0:
         problems.append(f"balances sum to {total}, not 0")
@@ -396,6 +412,17 @@ async def audit(session: AsyncSession) -> AuditReport:
     )
     if empty_ops:
         problems.append(f"{empty_ops} operations without entries")
+    source = Account.__table__.alias("source")
+    target = Account.__table__.alias("target")
+    mixed = await session.scalar(
+        select(func.count())
+        .select_from(LedgerEntry)
+        .join(source, source.c.id == LedgerEntry.from_account_id)
+        .join(target, target.c.id == LedgerEntry.to_account_id)
+        .where(source.c.kind.in_(PLAY_KINDS) != target.c.kind.in_(PLAY_KINDS))
+    )
+    if mixed:
+        problems.append(f"{mixed} entries move chips between play money and the club's chips")
     entry_count = await session.scalar(select(func.count()).select_from(LedgerEntry))
     return AuditReport(
         accounts=len(rows),

@@ -70,6 +70,21 @@ def pot_key(table_id: int) -> str:
     return f"pot:{table_id}"
 
 
+def seat_kind(table: GameTable) -> AccountKind:
+    return AccountKind.PLAY_SEAT if table.practice else AccountKind.SEAT
+
+
+async def chips_home(session: AsyncSession, table_id: int, user_id: int) -> str:
+    """The account a seat's chips come from and go back to: a person's balance at a club
+    table, the club's bank for a computer player (it buys in from the bank and gives back
+    when it leaves), the play bank at a practice table (play money, never the club's)."""
+    practice = await session.scalar(select(GameTable.practice).where(GameTable.id == table_id))
+    if practice:
+        return ledger.PLAY_BANK_KEY
+    bot_level = await session.scalar(select(User.bot_level).where(User.id == user_id))
+    return ledger.BANK_KEY if bot_level is not None else ledger.member_account_key(user_id)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableSpec:
     name: str
@@ -85,6 +100,10 @@ class TableSpec:
     # A saved house-rule configuration: the table takes a copy of its rules, with `rules`
     # holding only the stakes the opener sets over it (ante, pot limit, cave).
     ruleset_id: int | None = None
+    # Play money, seen by its opener alone (see `GameTable.practice`).
+    practice: bool = False
+    # The level of the computer players that fill its empty seats, or None.
+    bot_fill: str | None = None
 
 
 def _check_spec(spec: TableSpec) -> tuple[str, dict[str, Any]]:
@@ -121,7 +140,7 @@ async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> G
     club = await session.get(Club, 1)
     if club is None:
         raise NotFound("club_not_set_up", "This installation has no club yet.")
-    if actor.role == Role.MEMBER and not club.members_may_create_tables:
+    if actor.role == Role.MEMBER and not club.members_may_create_tables and not spec.practice:
         raise Forbidden("admin_only", "Only the club's admins can open tables.")
     spec = await _with_ruleset(session, spec)
     name, rules = _check_spec(spec)
@@ -140,11 +159,17 @@ async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> G
         session_state={},
         created_by_id=actor.id,
         ruleset_id=spec.ruleset_id,
+        practice=spec.practice,
+        bot_fill=spec.bot_fill,
     )
     session.add(table)
     await session.flush()
-    await ledger.open_account(session, pot_key(table.id), AccountKind.POT)
-    if actor.role in (Role.OWNER, Role.ADMIN):  # a member's own table is no admin action
+    if spec.practice:
+        await ledger.open_account(session, ledger.PLAY_BANK_KEY, AccountKind.PLAY_BANK)
+    await ledger.open_account(
+        session, pot_key(table.id), AccountKind.PLAY_POT if spec.practice else AccountKind.POT
+    )
+    if actor.role in (Role.OWNER, Role.ADMIN) and not spec.practice:  # no club business
         await admin_log.record(
             session,
             actor_id=actor.id,
@@ -325,6 +350,7 @@ async def seats_of(session: AsyncSession, table_id: int) -> list[SeatInfo]:
                 TableSeat.sitting_out,
                 TableSeat.leaving,
                 TableSeat.timed_out_hands,
+                User.bot_level,
             )
             .join(User, User.id == TableSeat.user_id)
             .where(TableSeat.table_id == table_id)
@@ -350,6 +376,7 @@ async def seats_of(session: AsyncSession, table_id: int) -> list[SeatInfo]:
             row.sitting_out,
             row.leaving,
             row.timed_out_hands,
+            row.bot_level,
         )
         for row in rows
     ]
@@ -381,6 +408,8 @@ async def take_seat(
         raise Conflict("table_closed", "This table is closed.")
     if user.status != MemberStatus.ACTIVE:
         raise Forbidden("account_inactive", "Only active members can sit down.")
+    if table.practice and user.bot_level is None and user.id != table.created_by_id:
+        raise Forbidden("practice_table", "A practice table is its opener's alone.")
     taken = {
         s.seat_no: s.user_id
         for s in (
@@ -399,15 +428,17 @@ async def take_seat(
     if seat_no in taken:
         raise Conflict("seat_taken", f"Seat {seat_no} is taken.")
     _check_buy_in(table, 0, buy_in)
-    await ledger.open_account(session, seat_key(table.id, user.id), AccountKind.SEAT, user.id)
+    await ledger.open_account(session, seat_key(table.id, user.id), seat_kind(table), user.id)
     await ledger.post(
         session,
         idempotency_key=key,
         kind="buy_in",
-        reason=f"Buy-in at table {table.id}",
+        reason=f"{_whose(table, user.bot_level)}uy-in at table {table.id}",
         actor_id=user.id,
         movements=[
-            ledger.Movement(ledger.member_account_key(user.id), seat_key(table.id, user.id), buy_in)
+            ledger.Movement(
+                await chips_home(session, table.id, user.id), seat_key(table.id, user.id), buy_in
+            )
         ],
     )
     seat = TableSeat(table_id=table.id, seat_no=seat_no, user_id=user.id)
@@ -416,6 +447,14 @@ async def take_seat(
     answer = {"seat": seat.seat_no}
     await replies.remember(session, key, request, answer)
     return Reply(answer)
+
+
+def _whose(table: GameTable, bot_level: str | None) -> str:
+    """How a seat's ledger lines begin ("Practice b", "Bot b", "B"): play money and the
+    computer players' chips say so in the ledger."""
+    if table.practice:
+        return "Practice b"
+    return "Bot b" if bot_level is not None else "B"
 
 
 def _check_buy_in(table: GameTable, stack: int, amount: int) -> None:
@@ -460,6 +499,8 @@ def table_info(table: GameTable) -> TableInfo:
         allow_spectators=table.allow_spectators,
         session_state=table.session_state,
         hands_played=table.hands_played,
+        practice=table.practice,
+        bot_fill=table.bot_fill,
     )
 
 
@@ -555,7 +596,7 @@ async def top_up(
         kind="top_up",
         reason=f"Top-up at table {table.id}",
         actor_id=user.id,
-        movements=[ledger.Movement(ledger.member_account_key(user.id), key, amount)],
+        movements=[ledger.Movement(await chips_home(session, table.id, user.id), key, amount)],
     )
     answer = {"stack": stack + amount}
     await replies.remember(session, request_id, request, answer)
@@ -575,7 +616,7 @@ async def stand_up(session: AsyncSession, table: GameTable, user_id: int) -> int
             kind="cash_out",
             reason=f"Left table {table.id}",
             actor_id=user_id,
-            movements=[ledger.Movement(key, ledger.member_account_key(user_id), stack)],
+            movements=[ledger.Movement(key, await chips_home(session, table.id, user_id), stack)],
         )
     await session.delete(seat)
     await session.flush()
@@ -655,7 +696,7 @@ async def return_pot(
         return int(key.rsplit(":", 1)[1])
 
     movements = [
-        ledger.Movement(pot, ledger.member_account_key(member_of(key)), n)
+        ledger.Movement(pot, await chips_home(session, table.id, member_of(key)), n)
         for key, n in sorted(shares.items())
         if n
     ]

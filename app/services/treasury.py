@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Account, AccountKind, GameTable, Hand, LedgerEntry, LedgerOperation, User
 
 BANK_NAME = "Club bank"
+PLAY_BANK_NAME = "Play money (practice tables)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +99,18 @@ class Names:
     def account(self, key: str, kind: str, user_id: int | None) -> str:
         if kind == AccountKind.BANK:
             return BANK_NAME
+        if kind == AccountKind.PLAY_BANK:
+            return PLAY_BANK_NAME
         if kind == AccountKind.MEMBER:
             return self.member(user_id)
         table_id = table_of_key(key)
         assert table_id is not None
         if kind == AccountKind.SEAT:
             return f"{self.member(user_id)}'s stack at {self.table(table_id)}"
+        if kind == AccountKind.PLAY_SEAT:
+            return f"{self.member(user_id)}'s play-money stack at {self.table(table_id)}"
+        if kind == AccountKind.PLAY_POT:
+            return f"play-money pot of {self.table(table_id)}"
         return f"pot of {self.table(table_id)}"
 
 

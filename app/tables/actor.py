@@ -20,13 +20,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
+from app.bots.base import Decision, legal_choices
+from app.bots.levels import brain
+from app.bots.player import BotPlayer, Observer, Thinking
 from app.engine.base import Action, EngineError
 from app.engine.rng import seed_to_hex
 from app.errors import Conflict, SalonError
+from app.security.tokens import new_token
+from app.services import bots as bot_service
 from app.services import hands as hand_store
 from app.services import holdings, ledger, moderation
 from app.services import tables as table_service
@@ -46,12 +55,16 @@ from app.tables.commands import (
     Encoders,
     Join,
     Leave,
+    RemoveBot,
     Resync,
+    SeatBot,
+    SetBotFill,
     SetStatus,
     Sit,
     SitOut,
     Stand,
     Stop,
+    Suggest,
     TopUp,
 )
 from app.tables.events import LoggedEvent
@@ -61,11 +74,13 @@ from app.tables.table import (
     STATUSES,
     TIMEOUTS_BEFORE_SIT_OUT,
     ActionRefused,
+    ActionRequest,
     Applied,
     Duplicate,
     StoredAction,
     TableCore,
 )
+from app.tables.values import SeatInfo
 
 if TYPE_CHECKING:  # types only: the runtime reaches the database through app/services
     from app.db.models import GameTable
@@ -73,6 +88,8 @@ if TYPE_CHECKING:  # types only: the runtime reaches the database through app/se
 
 log = logging.getLogger(__name__)
 
+# The level whose play a practice table's "suggest" shows.
+SUGGESTING_LEVEL = "club"
 # Chat lines a freshly opened table page is sent.
 CHAT_HISTORY = 30
 
@@ -80,6 +97,8 @@ CHAT_HISTORY = 30
 @dataclass(frozen=True, slots=True)
 class RuntimeSettings:
     next_hand_seconds: float = 4.0
+    # How long computer players take over a decision.
+    bot_thinking: Thinking = field(default_factory=Thinking)
 
 
 class ActorGone(SalonError):
@@ -117,6 +136,12 @@ class TableActor:
         # The stored table as last read, for the services that take one.
         self.table: GameTable | None = None
         self._core: TableCore | None = None
+        # The computer players seated here, by member id, each with its connection.
+        self.bots: dict[int, BotPlayer] = {}
+        # Told of every bot decision with the view it was made from (tests watch it).
+        self.bot_observer: Observer | None = None
+        # People waiting for a seat a bot gives up when the hand ends: seat -> request.
+        self.seat_wanted: dict[int, Sit] = {}
 
     # ------------------------------------------------------------------ the core's state
 
@@ -185,6 +210,7 @@ class TableActor:
                 command = getter.result()
                 getter = None
                 if isinstance(command, Stop):
+                    self._stop_bots()
                     self._reply(command, None)
                     return
                 await self._handle(command)
@@ -240,6 +266,8 @@ class TableActor:
             if core.hand_over:  # killed between the last action and the settlement
                 await self._finish_hand()
         core.schedule_next_hand(self.clock.now())
+        self._sync_bots()
+        await self._fill_seats()
 
     def _set_table(self, table: GameTable) -> None:
         self.table = table
@@ -305,6 +333,14 @@ class TableActor:
                 return await self._edit(command)
             case Describe():
                 return self.describe()
+            case SeatBot():
+                return await self._seat_bot(command)
+            case RemoveBot():
+                return await self._remove_bot(command)
+            case SetBotFill():
+                return await self._set_bot_fill(command)
+            case Suggest():
+                return self._suggest(command.connection)
         raise AssertionError(f"unknown command {command!r}")
 
     # ------------------------------------------------------------------ viewers
@@ -514,7 +550,7 @@ class TableActor:
             )
             seats = await table_service.seats_of(session, self.table_id)
         self._set_table(table)
-        core.set_seats(seats)
+        self._set_seats(seats)
         if seating.drawn:
             self._broadcast(core.seats_drawn(seating))
 
@@ -561,27 +597,63 @@ class TableActor:
         shown = {**shown, "names": display}
         core.hand_settled(end, after)
         if seats is not None:
-            core.set_seats(seats)
+            self._set_seats(seats)
         self._broadcast(core.hand_finished(end, shown, self.clock.now()))
         if core.closing:
             await self._close(core.closing_by)
+            return
+        await self._take_wanted_seats()
+        await self._fill_seats()
 
     # ------------------------------------------------------------------ seats
 
     async def _sit(self, command: Sit) -> table_service.Reply:
         assert self.table is not None
-        self.core.check_may_sit()
+        core = self.core
+        core.check_may_sit()
+        bot = self._bot_giving_way(command)
+        if bot is not None and core.in_hand(bot.user_id):
+            # The bot plays its hand out; the seat is this person's as soon as it ends.
+            async with self.db.transaction() as session:
+                await table_service.mark_leaving(session, self.table_id, bot.user_id)
+                seats = await table_service.seats_of(session, self.table_id)
+            self.seat_wanted[bot.seat_no] = replace(command, seat_no=bot.seat_no)
+            self._set_seats(seats)
+            self._seats_changed("leaving", bot.seat_no)
+            return table_service.Reply({"seat": bot.seat_no, "after_hand": True})
         async with self.db.transaction() as session:
             user = await table_service.member(session, command.user_id)
+            if bot is not None:
+                await table_service.stand_up(session, self.table, bot.user_id)
+                command = replace(command, seat_no=bot.seat_no)
             await holdings.clear_before_sitting(session, self.table_id, user.id)
             reply = await table_service.take_seat(
                 session, self.table, user, command.seat_no, command.buy_in, command.request_key
             )
             seats = await table_service.seats_of(session, self.table_id)
-        self.core.set_seats(seats)
+        self._set_seats(seats)
         if not reply.replayed:
             self._seats_changed("seated", reply.answer["seat"])
+        await self._fill_seats()
         return reply
+
+    def _bot_giving_way(self, command: Sit) -> SeatInfo | None:
+        """At a table that fills its seats with bots, the bot that gives its seat to a
+        person asking for one: the bot in the seat asked for, or any bot when every seat
+        is taken and none was named. None when the person sits without one leaving."""
+        core = self.core
+        if core.table.bot_fill is None or core.seat_of_user(command.user_id) is not None:
+            return None
+        seats = {s.seat_no: s for s in core.seats.values()}
+        if command.seat_no is not None:
+            asked = seats.get(command.seat_no)
+            return asked if asked is not None and asked.bot_level is not None else None
+        if len(seats) < core.table.seat_count:
+            return None
+        bots = [s for s in seats.values() if s.bot_level is not None and not s.leaving]
+        # One not dealt in first, so that the person may sit at once.
+        bots.sort(key=lambda s: (core.in_hand(s.user_id), s.seat_no))
+        return bots[0] if bots else None
 
     async def _top_up(self, command: TopUp) -> table_service.Reply:
         assert self.table is not None
@@ -592,7 +664,7 @@ class TableActor:
                 session, self.table, user, command.amount, command.request_key
             )
             seats = await table_service.seats_of(session, self.table_id)
-        self.core.set_seats(seats)
+        self._set_seats(seats)
         if not reply.replayed:
             self._seats_changed("topped_up", self.core.seat_of_user(command.user_id))
         return reply
@@ -601,7 +673,7 @@ class TableActor:
         async with self.db.transaction() as session:
             await table_service.set_sitting_out(session, self.table_id, user_id, away)
             seats = await table_service.seats_of(session, self.table_id)
-        self.core.set_seats(seats)
+        self._set_seats(seats)
         self._seats_changed("sitting_out" if away else "back", self.core.seat_of_user(user_id))
         return {"sitting_out": away}
 
@@ -611,7 +683,7 @@ class TableActor:
             async with self.db.transaction() as session:
                 await table_service.mark_leaving(session, self.table_id, user_id)
                 seats = await table_service.seats_of(session, self.table_id)
-            self.core.set_seats(seats)
+            self._set_seats(seats)
             self._seats_changed("leaving", self.core.seat_of_user(user_id))
             return {"left": False, "after_hand": True}
         seat_no = self.core.seat_of_user(user_id)
@@ -619,8 +691,9 @@ class TableActor:
             returned = await table_service.stand_up(session, self.table, user_id)
             await hand_store.end_session_if_empty(session, self.table_id)
             seats = await table_service.seats_of(session, self.table_id)
-        self.core.set_seats(seats)
+        self._set_seats(seats)
         self._seats_changed("left", seat_no)
+        await self._fill_seats()
         return {"left": True, "returned": returned}
 
     def _seats_changed(self, kind: str, seat: int | None) -> None:
@@ -667,6 +740,169 @@ class TableActor:
             seats = await table_service.seats_of(session, self.table_id)
         self.table = table
         self._broadcast(self.core.closed(table_service.table_info(table), seats))
+        self._sync_bots()
+
+    # ------------------------------------------------------------------ computer players
+
+    def _set_seats(self, seats: list[SeatInfo]) -> None:
+        self.core.set_seats(seats)
+        self._sync_bots()
+
+    def _sync_bots(self) -> None:
+        """A player for each bot seated here, connected like a socket of its seat; the
+        players of bots that stood up are stopped."""
+        seated = {s.user_id: s for s in self.core.seats.values() if s.bot_level is not None}
+        for user_id in [u for u in self.bots if u not in seated]:
+            self.bots.pop(user_id).stop()
+        for user_id, seat in seated.items():
+            if user_id in self.bots or seat.bot_level is None:
+                continue
+            connection = Connection(user_id, seat.username)
+            player = BotPlayer(
+                connection,
+                brain(self.core.table.game, seat.bot_level),
+                self._bot_acts,
+                self.clock,
+                self.settings.bot_thinking,
+                observer=self._bot_decided,
+            )
+            self.bots[user_id] = player
+            self.connections.add(connection)
+            connection.send(self._snapshot_for(seat.seat_no))
+            player.start()
+
+    async def _bot_acts(self, connection: Connection, request: ActionRequest) -> None:
+        await self.call(Act(connection, request))
+
+    def _bot_decided(self, view: Mapping[str, Any], decision: Decision) -> None:
+        if self.bot_observer is not None:
+            self.bot_observer(view, decision)
+
+    def _stop_bots(self) -> None:
+        for player in self.bots.values():
+            player.stop()
+        self.bots.clear()
+
+    async def _seat_bot(self, command: SeatBot) -> table_service.Reply:
+        self.core.check_may_sit()
+        async with self.db.transaction() as session:
+            table = await table_service.get_table(session, self.table_id)
+            seated = await bot_service.seat_bot(
+                session,
+                table,
+                command.level,
+                request_key=command.request_key,
+                seat_no=command.seat_no,
+                buy_in=command.buy_in,
+            )
+            if not seated.replayed:
+                await bot_service.record_admin(
+                    session,
+                    table,
+                    by_admin=command.by_admin,
+                    action="table.bot_seat",
+                    after={"seat": seated.seat, "level": command.level},
+                )
+            seats = await table_service.seats_of(session, self.table_id)
+        self._set_seats(seats)
+        if not seated.replayed:
+            self._seats_changed("seated", seated.seat)
+        return table_service.Reply({"seat": seated.seat}, replayed=seated.replayed)
+
+    async def _remove_bot(self, command: RemoveBot) -> dict[str, Any]:
+        seat = next((s for s in self.core.seats.values() if s.seat_no == command.seat_no), None)
+        if seat is None or seat.bot_level is None:
+            raise Conflict("not_a_bot", f"No bot sits in seat {command.seat_no}.")
+        async with self.db.transaction() as session:
+            table = await table_service.get_table(session, self.table_id)
+            await bot_service.record_admin(
+                session,
+                table,
+                by_admin=command.by_admin,
+                action="table.bot_remove",
+                after={"seat": seat.seat_no},
+            )
+        return await self._stand(seat.user_id)
+
+    async def _set_bot_fill(self, command: SetBotFill) -> dict[str, Any]:
+        async with self.db.transaction() as session:
+            table = await table_service.get_table(session, self.table_id)
+            await bot_service.set_bot_fill(session, table, command.level, by_admin=command.by_admin)
+        self._set_table(table)
+        await self._fill_seats()
+        return {"bot_fill": command.level}
+
+    def _suggest(self, connection: Connection) -> dict[str, Any]:
+        """What the club-level bot would play from this seat, and why: only at a practice
+        table (elsewhere it would be help no opponent has), and from exactly the view the
+        seat's socket is sent."""
+        core = self.core
+        if not core.table.practice:
+            raise ActionRefused("practice_only", "Suggestions are for practice tables.")
+        seat = core.seat_of_user(connection.user_id)
+        if seat is None:
+            raise ActionRefused("not_seated", "You are watching: take a seat to play.")
+        view = orjson.loads(self._snapshot_for(seat))["view"]
+        if not legal_choices(view):
+            raise ActionRefused("not_your_turn", "There is nothing for you to play just now.")
+        decision = brain(core.table.game, SUGGESTING_LEVEL)(view, random.Random())
+        return {"action": decision.action, "reason": decision.reason}
+
+    async def _take_wanted_seats(self) -> None:
+        """Seat the people who asked for a bot's seat during the hand just settled (the
+        bot stood up with it). One who can no longer sit (their balance fell short since)
+        is left standing: the seat is free for them or anyone."""
+        wanted, self.seat_wanted = self.seat_wanted, {}
+        for command in wanted.values():
+            try:
+                await self._sit(command)
+            except SalonError as error:
+                log.info("table %s: a seat asked for could not be taken: %s", self.table_id, error)
+
+    async def _fill_seats(self) -> None:
+        """Between hands, at a table that fills its seats with bots (`bot_fill`): while a
+        person sits here every free seat gets a bot (but a seat promised to someone
+        waiting), and once no person is left the bots stand up too. At every table, a bot
+        whose stack fell under the table's minimum gives its seat (and its chips) back."""
+        core = self.core
+        if core.hand is not None or self.table is None or core.table.status == CLOSED:
+            return
+        level = core.table.bot_fill
+        seats = list(core.seats.values())
+        people = [s for s in seats if s.bot_level is None]
+        bots = [s for s in seats if s.bot_level is not None]
+        if level is not None and not people:
+            leaving = bots
+        else:
+            leaving = [s for s in bots if s.stack < core.table.buy_in_min]
+        staying = {s.seat_no for s in seats} - {s.seat_no for s in leaving}
+        filling = (
+            [
+                n
+                for n in range(core.table.seat_count)
+                if n not in staying and n not in self.seat_wanted
+            ]
+            if level is not None and people and not core.closing
+            else []
+        )
+        if not leaving and not filling:
+            return
+        async with self.db.transaction() as session:
+            table = await table_service.get_table(session, self.table_id)
+            for seat in leaving:
+                await table_service.stand_up(session, table, seat.user_id)
+            for seat_no in filling:
+                assert level is not None
+                await bot_service.seat_bot(
+                    session, table, level, request_key=new_token(), seat_no=seat_no
+                )
+            await hand_store.end_session_if_empty(session, self.table_id)
+            fresh = await table_service.seats_of(session, self.table_id)
+        self._set_seats(fresh)
+        for seat in leaving:
+            self._seats_changed("left", seat.seat_no)
+        for seat_no in filling:
+            self._seats_changed("seated", seat_no)
 
     # ------------------------------------------------------------------ chat
 

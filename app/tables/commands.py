@@ -173,3 +173,39 @@ class Describe(Command):
 @dataclass(eq=False)
 class Stop(Command):
     pass
+
+
+@dataclass(eq=False)
+class SeatBot(Command):
+    """An admin seats a computer player (chips from the club's bank)."""
+
+    level: str
+    seat_no: int | None
+    buy_in: int | None
+    request_key: str
+    by_admin: int
+
+
+@dataclass(eq=False)
+class RemoveBot(Command):
+    """An admin sends a computer player away: it stands up now, or when its hand ends."""
+
+    seat_no: int
+    by_admin: int
+
+
+@dataclass(eq=False)
+class SetBotFill(Command):
+    """Fill the table's empty seats with computer players of `level` while a person plays
+    here (None: stop; the bots seated stay until the admin removes them or the table is
+    left to them alone)."""
+
+    level: str | None
+    by_admin: int
+
+
+@dataclass(eq=False)
+class Suggest(Command):
+    """At a practice table: what the club-level bot would play from this seat's view."""
+
+    connection: Connection

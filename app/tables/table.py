@@ -394,6 +394,8 @@ class TableCore:
                 "buy_in_min": table.buy_in_min,
                 "buy_in_max": table.buy_in_max,
                 "turn_seconds": table.turn_seconds,
+                "practice": table.practice,
+                "bot_fill": table.bot_fill,
             },
             "seats": [
                 {
@@ -404,6 +406,7 @@ class TableCore:
                     "sitting_out": s.sitting_out,
                     "leaving": s.leaving,
                     "connected": s.user_id in connected,
+                    "bot": s.bot_level,
                 }
                 for s in sorted(self.seats.values(), key=lambda s: s.seat_no)
             ],

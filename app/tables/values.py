@@ -18,6 +18,8 @@ class SeatInfo:
     sitting_out: bool
     leaving: bool
     timed_out_hands: int
+    # A computer player's level of play; None for a person.
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,10 @@ class TableInfo:
     # What the engine carries from hand to hand (button…); empty before the first hand.
     session_state: dict[str, Any]
     hands_played: int
+    # Play money (a practice table), and the level of the computer players that fill its
+    # empty seats while a person plays (None: no filling).
+    practice: bool = False
+    bot_fill: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

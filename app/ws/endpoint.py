@@ -30,7 +30,7 @@ from app.services import auth
 from app.services import tables as table_service
 from app.tables.actor import TableActor
 from app.tables.clock import Clock
-from app.tables.commands import Act, Chat, Connection, Contribute, Join, Leave, Resync
+from app.tables.commands import Act, Chat, Connection, Contribute, Join, Leave, Resync, Suggest
 from app.tables.manager import TableManager
 from app.tables.table import ActionRequest
 from app.ws.logins import CLOSE_SESSION_ENDED, LoginSockets, OpenSocket
@@ -44,6 +44,8 @@ from app.ws.protocol import (
     PingIn,
     PongOut,
     ProtocolError,
+    SuggestIn,
+    SuggestionOut,
     error_out,
     parse_client_frame,
 )
@@ -281,6 +283,8 @@ async def _dispatch(
             await actor.call(Chat(connection, parsed.text))
         elif isinstance(parsed, EntropyIn):
             await actor.call(Contribute(connection, bytes.fromhex(parsed.value)))
+        elif isinstance(parsed, SuggestIn):
+            connection.send(SuggestionOut(**await actor.call(Suggest(connection))).frame())
         else:
             await actor.call(Resync(connection, parsed.version))
     except SalonError as error:

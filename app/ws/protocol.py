@@ -2,8 +2,9 @@
 
 Client → server: `action` (with a client-chosen id, so a resent action applies once),
 `chat`, `ping`, `resync`, `entropy` (a seated player's 32 random bytes for the next hand's
-seed, docs/fair-shuffle.md). Server → client: `snapshot` (the viewer's whole view and the table
-version), `event` (versioned), `error` (a stable code and a sentence), `chat`, `pong`.
+seed, docs/fair-shuffle.md), `suggest` (practice tables). Server → client: `snapshot` (the
+viewer's whole view and the table version), `event` (versioned), `error` (a stable code and
+a sentence), `chat`, `pong`, `suggestion`.
 Frames are parsed here, before anything reaches a table: an oversized, malformed or unknown
 frame becomes a `ProtocolError` and never disturbs play.
 """
@@ -79,7 +80,13 @@ class EntropyIn(_ClientMessage):
     value: Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]
 
 
-AnyClientMessage = ActionIn | ChatIn | PingIn | ResyncIn | EntropyIn
+class SuggestIn(_ClientMessage):
+    """At a practice table: what would the club-level bot play here, and why?"""
+
+    type: Literal["suggest"]
+
+
+AnyClientMessage = ActionIn | ChatIn | PingIn | ResyncIn | EntropyIn | SuggestIn
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -206,6 +213,14 @@ class ChatOut(_ServerMessage):
     text: str
     at: str
     removed: Literal[True] | None = None
+
+
+class SuggestionOut(_ServerMessage):
+    """The answer to `suggest`: an action as the client would send it, and one sentence."""
+
+    type: Literal["suggestion"] = "suggestion"
+    action: dict[str, Any]
+    reason: str
 
 
 class PongOut(_ServerMessage):

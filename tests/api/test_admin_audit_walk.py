@@ -35,8 +35,8 @@ class World:
 
 
 async def rest(w: World, path: str, body: object = None, method: str = "POST") -> None:
-    if method == "PATCH":
-        response = await w.admin.patch(path, json=body, headers={"X-CSRF-Token": w.token})
+    if method in ("PATCH", "PUT", "DELETE"):
+        response = await w.admin.request(method, path, json=body, headers={"X-CSRF-Token": w.token})
     else:
         response = await post(w.admin, path, body)
     assert response.status_code in (200, 201), (path, response.text)
@@ -257,6 +257,47 @@ STEPS: list[tuple[str, str, Step]] = [
         lambda w: submit(
             w, f"/tables/{w.ids['Form Table']}/edit", table_name="Form Table II", ante="1"
         ),
+    ),
+    (
+        "table.bot_fill",
+        "api",
+        lambda w: rest(
+            w, f"/api/tables/{w.ids['chat_table']}/bot-fill", {"level": "random"}, "PUT"
+        ),
+    ),
+    (
+        "table.bot_fill",
+        "form",
+        lambda w: form(w, f"/admin/tables/{w.ids['chat_table']}/bot-fill", level=""),
+    ),
+    (
+        "table.bot_seat",
+        "api",
+        lambda w: rest(
+            w,
+            f"/api/tables/{w.ids['chat_table']}/bots",
+            {"level": "club", "request_key": "bot-api-0001"},
+        ),
+    ),
+    (
+        "table.bot_seat",
+        "form",
+        lambda w: form(
+            w,
+            f"/admin/tables/{w.ids['chat_table']}/bots",
+            level="random",
+            bot_key="bot-form-0001",
+        ),
+    ),
+    (
+        "table.bot_remove",
+        "api",
+        lambda w: rest(w, f"/api/tables/{w.ids['chat_table']}/bots/0", method="DELETE"),
+    ),
+    (
+        "table.bot_remove",
+        "form",
+        lambda w: form(w, f"/admin/tables/{w.ids['chat_table']}/bots/1/remove"),
     ),
     ("table.pause", "api", lambda w: rest(w, f"/api/tables/{w.ids['Rest Table']}/pause")),
     ("table.resume", "api", lambda w: rest(w, f"/api/tables/{w.ids['Rest Table']}/resume")),

@@ -25,7 +25,7 @@ from app.config import Settings
 from app.db.session import Database
 from app.main import create_app
 from app.tables.clock import FakeClock
-from tests.helpers import add_member, found_club, login, post
+from tests.helpers import add_member, csrf_headers, found_club, login, post
 from tests.live import free_port
 
 _ids = itertools.count(1)
@@ -77,6 +77,15 @@ class Player:
 
     async def post(self, path: str, body: Any = None) -> httpx.Response:
         return await post(self.http, path, body)
+
+    async def get(self, path: str) -> httpx.Response:
+        return await self.http.get(path)
+
+    async def put(self, path: str, body: Any = None) -> httpx.Response:
+        return await self.http.put(path, json=body, headers=csrf_headers(self.http))
+
+    async def delete(self, path: str) -> httpx.Response:
+        return await self.http.delete(path, headers=csrf_headers(self.http))
 
     async def open(
         self, table_id: int, version: int | None = None, invite: str | None = None

@@ -51,7 +51,13 @@ async def _top_up(players: dict[str, Player], table: int, amount: int) -> Any:
     return await players["ana"].post(f"/api/tables/{table}/top-up", body)
 
 
+async def _seat_bot(players: dict[str, Player], table: int, amount: int) -> Any:
+    body = {"level": "club", "buy_in": amount, "request_key": "bot-0001"}
+    return await players["owner"].post(f"/api/tables/{table}/bots", body)
+
+
 ROUTES: dict[str, Route] = {
+    "/api/tables/{table_id}/bots": _seat_bot,
     "/api/admin/chips/grant": _grant,
     "/api/admin/chips/deduct": _deduct,
     "/api/tables/{table_id}/seat": _seat,
