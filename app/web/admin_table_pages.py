@@ -14,14 +14,17 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import Caller, DbDep, OptionalCaller
 from app.api.schemas import Id
+from app.bots.levels import LEVELS
 from app.db.models import TableStatus, User
 from app.errors import Conflict, SalonError
+from app.security.tokens import new_token
 from app.services import moderation
 from app.services import tables as table_service
-from app.tables.commands import SetStatus
+from app.tables.commands import Command, RemoveBot, SeatBot, SetBotFill, SetStatus
 from app.tables.manager import TableManager
 from app.tables.moderation import announce_removal
 from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
+from app.web.admin_pages import FORM_KEY
 from app.web.pages import render
 
 router = APIRouter(
@@ -62,12 +65,17 @@ async def _table_page(
             for user_id in authors
             if (until := await moderation.muted_until(session, user_id)) is not None
         }
+        seats = await table_service.seats_of(session, table_id)
     context = {
         "table": table,
+        "seats": seats,
+        "bot_levels": LEVELS,
         "lines": lines,
         "authors": authors,
         "muted": muted,
         "mute_choices": MUTE_CHOICES,
+        # Each page's own: a form sent twice (a double click) seats one bot.
+        "new_request_key": new_token(16),
     }
     return await render(request, db, caller, "admin_table.html", status_code, **context, **extra)
 
@@ -102,6 +110,66 @@ async def set_status(
         actor = await _manager(request).actor(table_id)
         answer = await actor.call(SetStatus(STATUS_VERBS[verb], by_admin=admin.id))
         return f"The table is {answer['status']}."
+
+    return await _act(request, db, caller, table_id, action)
+
+
+async def _ask_table(request: Request, db: DbDep, table_id: int, command: Command) -> Any:
+    async with db.transaction() as session:
+        table = await table_service.get_table(session, table_id)
+    if table.status == TableStatus.CLOSED:
+        raise Conflict("table_closed", "This table is closed.")
+    actor = await _manager(request).actor(table_id)
+    return await actor.call(command)
+
+
+@router.post("/tables/{table_id}/bots")
+async def seat_bot(
+    request: Request,
+    db: DbDep,
+    caller: PageAdmin,
+    table_id: Id,
+    level: Annotated[str, Form(max_length=10)],
+    # The page's own key (a form sent twice seats one bot).
+    bot_key: Annotated[str, Form(min_length=8, max_length=64, pattern=FORM_KEY)],
+) -> Response:
+    """Seat a bot (chips from the club's bank, the table's largest buy-in)."""
+
+    async def action(admin: User) -> str:
+        answer = await _ask_table(
+            request, db, table_id, SeatBot(level, None, None, bot_key, admin.id)
+        )
+        return f"A bot sits in seat {answer.answer['seat'] + 1}."
+
+    return await _act(request, db, caller, table_id, action)
+
+
+@router.post("/tables/{table_id}/bots/{seat}/remove")
+async def remove_bot(
+    request: Request, db: DbDep, caller: PageAdmin, table_id: Id, seat: int
+) -> Response:
+    async def action(admin: User) -> str:
+        answer = await _ask_table(request, db, table_id, RemoveBot(seat, admin.id))
+        return "The bot has left." if answer["left"] else "The bot leaves after this hand."
+
+    return await _act(request, db, caller, table_id, action)
+
+
+@router.post("/tables/{table_id}/bot-fill")
+async def set_bot_fill(
+    request: Request,
+    db: DbDep,
+    caller: PageAdmin,
+    table_id: Id,
+    level: Annotated[str, Form(max_length=10)] = "",
+) -> Response:
+    """Fill empty seats with bots of `level` while a person plays ("" stops)."""
+
+    async def action(admin: User) -> str:
+        await _ask_table(request, db, table_id, SetBotFill(level or None, admin.id))
+        if not level:
+            return "Empty seats are no longer filled with bots."
+        return "Empty seats are filled with bots while someone plays here."
 
     return await _act(request, db, caller, table_id, action)
 

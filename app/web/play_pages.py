@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import DbDep, OptionalCaller
 from app.api.schemas import Id
+from app.bots.levels import LEVELS
 from app.engine.registry import GAMES
 from app.errors import NotFound
 from app.services import club, rule_words
@@ -41,7 +42,15 @@ async def lobby_page(request: Request, db: DbDep, caller: OptionalCaller) -> Res
         presets={name: game.preset_names() for name, game in GAMES.items()},
         stake_inputs=STAKE_INPUTS,
         buy_in_range_games=BUY_IN_RANGE_GAMES,
+        bot_levels=BOT_LEVEL_WORDS,
     )
+
+
+# How the lobby offers each level of play (app/bots/levels.py).
+BOT_LEVEL_WORDS = tuple(
+    (level, {"random": "Beginners (any legal move)", "club": "Club players"}.get(level, level))
+    for level in LEVELS
+)
 
 
 @router.get("/tables/{table_id}")

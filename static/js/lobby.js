@@ -54,7 +54,9 @@ async function join(table) {
 
 function row(table) {
   const mine = table.seats.some((seat) => seat.username === me);
-  const full = table.seats.length >= table.seat_count;
+  // A bot filling a seat gives it to a person who asks (between hands).
+  const botSeat = Boolean(table.bot_fill) && table.seats.some((seat) => seat.bot);
+  const full = table.seats.length >= table.seat_count && !botSeat;
   const actions = [];
   if (mine) {
     actions.push(h("a", { class: "button", href: `/tables/${table.id}`, text: "Back to my seat" }));
@@ -76,7 +78,9 @@ function row(table) {
       h("h2", {}, h("a", { href: `/tables/${table.id}`, text: table.name })),
       h("p", { class: "table-row-game" },
         h("span", { class: `game-badge game-badge--${table.game}`, text: GAME_NAMES[table.game] }),
-        table.private ? h("span", { class: "badge", text: "Private" }) : null,
+        table.practice
+          ? h("span", { class: "badge badge-practice", text: "Practice · play money" })
+          : table.private ? h("span", { class: "badge", text: "Private" }) : null,
         " ", stakes(table)),
       h("p", { class: "muted table-row-rules" }, table.rules_summary, " · ",
         h("a", { href: `/tables/${table.id}/rules`, text: "rules" })),
@@ -208,6 +212,35 @@ async function addClubRules(form) {
   }
 }
 
+// A practice table of one's own: play money, bots in the other seats.
+function setUpPracticeForm() {
+  const form = document.getElementById("practice-table");
+  if (!form) return;
+  const showPresets = () => {
+    for (const label of form.querySelectorAll("[data-game]")) {
+      label.hidden = label.dataset.game !== form.elements.game.value;
+    }
+  };
+  for (const radio of form.elements.game) radio.addEventListener("change", showPresets);
+  showPresets();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const f = form.elements;
+    const game = f.game.value;
+    const body = { game, seat_count: Number(f.seat_count.value), level: f.level.value };
+    if (f[`preset_${game}`].value) body.preset = f[`preset_${game}`].value;
+    const problem = document.getElementById("practice-error");
+    problem.textContent = "";
+    try {
+      const table = await api("/api/tables/practice", { method: "POST", body });
+      window.location.assign(`/tables/${table.id}`);
+    } catch (error) {
+      problem.textContent = error.message;
+    }
+  });
+}
+
 setUpCreateForm();
+setUpPracticeForm();
 refresh();
 setInterval(refresh, REFRESH_MS);

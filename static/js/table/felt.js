@@ -114,6 +114,7 @@ function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptio
     }
     const dealer = hand ? hand.dealer : null;
     const tags = game.seatTags(handSeat, hand, seat);
+    if (info.bot) tags.push("Bot");
     if (info.sitting_out) tags.push("Sitting out");
     if (info.leaving) tags.push("Leaving");
     if (offline) tags.push("Offline");

@@ -3,7 +3,7 @@
 // The server decides everything; this page only shows and asks.
 import { api, ApiError, requestKey } from "../api.js";
 import { chooseAmount } from "../buyin.js";
-import { cardElement } from "../cards.js";
+import { cardElement, cardLabel } from "../cards.js";
 import { h, chips, frontEnd, gameNamed } from "../dom.js";
 import { appendChat, appendNotice } from "./chat.js";
 import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
@@ -265,8 +265,13 @@ function onFrame(frame) {
         if (won) sounds.win();
       }
       break;
+    case "suggestion":
+      showCoach("Suggestion", `${actionWords(frame.action)}: ${frame.reason}`, frame.action);
+      break;
     case "error":
       if (QUIET_CODES.has(frame.code)) break;
+      // At a practice table a refused move is explained where the player is looking.
+      if (state.view?.table.practice && frame.ref) showCoach("Why not?", frame.message, null);
       toast(frame.message);
       if (frame.code === "stale_version") socket.resync();
       break;
@@ -275,6 +280,56 @@ function onFrame(frame) {
       break;
     default:
       break;
+  }
+}
+
+// ---------------------------------------------------------------- practice tables
+
+// What the coach panel says, and for which table version (it goes when the table moves on).
+const coach = { title: "", text: "", action: null, version: null };
+
+function showCoach(title, text, action) {
+  Object.assign(coach, { title, text, action, version: state.version });
+  render();
+}
+
+/** A suggested move as a player says it ("Play the ace of spades", "Raise to 12"). */
+function actionWords(action) {
+  const words = (action.action ?? "").replace(/_/g, " ");
+  const spoken = words.charAt(0).toUpperCase() + words.slice(1);
+  if (action.card) return `Play the ${cardLabel(action.card)}`;
+  if (action.cards) {
+    return action.cards.length ? `Exchange ${action.cards.map(cardLabel).join(", ")}` : "Keep all your cards";
+  }
+  if (action.amount !== undefined) return `${spoken} to ${chips(action.amount)}`;
+  return spoken;
+}
+
+/** The coach's panel (a suggestion, or why a move was refused) and the Suggest button, at
+ *  practice tables only; the cards a suggestion names are marked in the player's hand. */
+function renderCoach(view) {
+  const panel = $("coach");
+  if (coach.version !== null && coach.version !== state.version) coach.version = null;
+  const shown = view.table.practice && coach.version !== null;
+  panel.hidden = !shown;
+  if (shown) {
+    panel.replaceChildren(h("strong", { text: `${coach.title} ` }), h("span", { text: coach.text }));
+    panel.dataset.action = coach.action ? JSON.stringify(coach.action) : "";
+    const marked = coach.action?.card ? [coach.action.card] : coach.action?.cards ?? [];
+    for (const card of marked) {
+      $("my-hand").querySelector(`[data-card="${card}"]`)?.classList.add("is-suggested");
+    }
+  }
+  if (view.table.practice && view.hand?.legal_actions?.length) {
+    $("controls").append(h("button", {
+      type: "button",
+      class: "secondary suggest",
+      dataset: { testid: "suggest" },
+      text: "Suggest",
+      onclick: () => {
+        if (!socket.send({ type: "suggest" })) toast("You are offline; reconnecting…");
+      },
+    }));
   }
 }
 
@@ -425,6 +480,7 @@ function render() {
   $("hand-info").textContent = view.hand ? game.handInfo(view.hand) : "";
   renderCommitment(view);
   renderMine(view);
+  renderCoach(view);
   labelShortcuts($("controls"));
   renderLastTrick(view);
   renderResult();
