@@ -118,6 +118,9 @@ class ConfigResult:
     reset_chips: int = 0
     chips_start: int = 0
     chips_end: int = 0
+    # The pot left on the table at the end: the per-seat results sum to minus this (the
+    # pot starts empty, and resets change stacks only).
+    final_pot: int = 0
     # Every hand left stacks plus pot as they were before it.
     conserved: bool = True
 
@@ -234,6 +237,7 @@ def _run_config(
             result.reset_chips += buy_in * players - sum(stacks)
             stacks = [buy_in] * players
     result.chips_end = sum(stacks) + pot
+    result.final_pot = pot
     return result
 
 
