@@ -38,6 +38,7 @@ from app.engine.cards import (
     SUIT_MASKS,
     SUIT_NAMES,
     SUITS,
+    cards_in,
     mask_of,
 )
 
@@ -123,7 +124,6 @@ class _Seen:
     tricks_left: int
     others_playing: int  # other seats who declared play
     others_undecided: int  # other seats still to declare (or whose commitment is secret)
-    opponent_cards: int  # cards in the hands of other seats still in
 
     @property
     def trump_mask(self) -> int:
@@ -149,7 +149,7 @@ def _seen(view: Mapping[str, Any]) -> _Seen:
     dead = (1 << turned) if hand.get("turned_card_dead") else 0
     known_out = face_up | own_discards | dead
     unseen = FULL_DECK_MASK & ~mine & ~played & ~known_out
-    others_playing = others_undecided = opponent_cards = 0
+    others_playing = others_undecided = 0
     won = 0
     for other in hand.get("seats", ()):
         if other["seat"] == seat:
@@ -158,10 +158,8 @@ def _seen(view: Mapping[str, Any]) -> _Seen:
         status = other.get("status")
         if status == "playing":
             others_playing += 1
-            opponent_cards += int(other.get("cards", 0))
         elif status in ("to_declare", "deciding", "committed"):
             others_undecided += 1
-            opponent_cards += int(other.get("cards", 0))
     return _Seen(
         seat=seat,
         rules=rules,
@@ -175,7 +173,6 @@ def _seen(view: Mapping[str, Any]) -> _Seen:
         tricks_left=int(hand.get("hand_size", rules.hand_size)) - len(hand.get("tricks", ())),
         others_playing=others_playing,
         others_undecided=others_undecided,
-        opponent_cards=opponent_cards,
     )
 
 
@@ -250,7 +247,8 @@ def _outlook(seen: _Seen, opponents: float, keep: int, draws: int, drawing: bool
 
 
 def _draw_plan(seen: _Seen, cap: int, opponents: float) -> tuple[int, list[int]]:
-    """The cards to keep and, lowest value first, those worth less than a fresh card."""
+    """The cards to keep and, lowest value first, the side cards not likely enough to take
+    a trick (``KEEP_ABOVE``), at most ``cap`` of them."""
     share = _held_share(seen, opponents, True)
     values = []
     rest = seen.mine
@@ -286,7 +284,7 @@ def _draw(
         # Holding the turned card, one card must go: the weakest (trumps last).
         share = _held_share(seen, opponents, True)
         ranked = sorted(
-            _cards(seen.mine),
+            cards_in(seen.mine),
             key=lambda c: (c // 13 == seen.trump, _trick_chance(c, seen, opponents, share)),
         )
         weak = [c for c in ranked if c not in weak][: fewest - len(weak)] + weak
@@ -307,30 +305,17 @@ def _draw(
     )
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _draw_reason(seen: _Seen, kept: int, weak: list[int]) -> str:
-    trumps = (kept & seen.trump_mask).bit_count()
     if not weak:
         return "Keep all your cards: each is a trump or a side card strong enough to win a trick."
-    held = f"your {_count(trumps)} trump{'s' if trumps != 1 else ''}" if trumps else "no trump"
-    side = (kept & ~seen.trump_mask).bit_count()
-    keep_words = held
-    if side:
-        keep_words += f" and {_count(side)} strong side card{'s' if side != 1 else ''}"
-    return (
-        f"Exchange {_count(len(weak))} card{'s' if len(weak) != 1 else ''}: keep {keep_words}, "
-        "and draw for more trumps."
-        if trumps or side
-        else f"Exchange {_count(len(weak))} cards: nothing you hold is likely to take a trick."
-    )
+    count = f"{_count(len(weak))} card{'s' if len(weak) != 1 else ''}"
+    trumps = (kept & seen.trump_mask).bit_count()
+    parts = [f"your {_count(trumps)} trump{'s' if trumps != 1 else ''}"] if trumps else []
+    parts += [_card_words(card) for card in reversed(cards_in(kept & ~seen.trump_mask))]
+    if not parts:
+        return f"Exchange {count}: nothing you hold is likely to take a trick."
+    kept_words = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return f"Exchange {count}: keep {kept_words}, and draw for more trumps."
 
 
 # ---------------------------------------------------------------- play or pass (§4, §7)
@@ -351,11 +336,12 @@ def _declare(seen: _Seen, legal: Sequence[Mapping[str, Any]], second: bool) -> D
             "turned to you).",
         )
     if kinds == {"pass"}:
-        return Decision(
-            {"action": "pass"},
-            "Pass: you may not play this hand (your stack cannot cover a possible bourré, "
-            "or you hold no trump and no club).",
+        why = (
+            "your stack cannot cover a possible bourré"
+            if second
+            else "your stack cannot cover a possible bourré, or you hold no trump and no club"
         )
+        return Decision({"action": "pass"}, f"Pass: you may not play this hand ({why}).")
     rules = seen.rules
     undecided = seen.others_undecided
     expected_others = seen.others_playing + OPPONENT_PLAYS * undecided
@@ -398,7 +384,7 @@ def _declare(seen: _Seen, legal: Sequence[Mapping[str, Any]], second: bool) -> D
 def _declare_reason(
     seen: _Seen, outlook: _Outlook, opponents: float, at_stake: int, play: bool
 ) -> str:
-    trumps = _cards(seen.trumps)
+    trumps = cards_in(seen.trumps)
     if trumps:
         top = _card_words(max(trumps)).removeprefix("the ")
         held = (
