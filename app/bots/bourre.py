@@ -310,7 +310,7 @@ def _draw_reason(seen: _Seen, kept: int, weak: list[int]) -> str:
         return "Keep all your cards: each is a trump or a side card strong enough to win a trick."
     count = f"{_count(len(weak))} card{'s' if len(weak) != 1 else ''}"
     trumps = (kept & seen.trump_mask).bit_count()
-    parts = [f"your {_count(trumps)} trump{'s' if trumps != 1 else ''}"] if trumps else []
+    parts = [f"your {_count(trumps)} trumps" if trumps > 1 else "your trump"] if trumps else []
     parts += [_card_words(card) for card in reversed(cards_in(kept & ~seen.trump_mask))]
     if not parts:
         return f"Exchange {count}: nothing you hold is likely to take a trick."
@@ -507,7 +507,7 @@ def _follow(
         )
         unseen = seen.unseen.bit_count()
         share = min(0.95, later_cards / unseen) if unseen else 0.0
-        held = [(c, _holds(c, seen, led, share, later)) for c in winners]
+        held = [(c, _holds(c, seen, share, later)) for c in winners]
         held.sort(key=lambda pair: _strength(pair[0], trump))
         for card, chance in held:
             if chance >= SAFE_WIN:
@@ -518,11 +518,13 @@ def _follow(
                 )
         best, chance = max(held, key=lambda pair: (pair[1], -(pair[0] % 13)))
         if chance >= WORTH_TRYING or seen.won == 0:
-            need = " and you still need a trick" if seen.won == 0 else ""
+            why = (
+                "you still need a trick, and it wins unless someone after you beats it"
+                if seen.won == 0
+                else "it wins the trick unless someone after you beats it"
+            )
             return Decision(
-                {"action": "card", "card": CARD_NAMES[best]},
-                f"Try {_card_words(best)}: it wins the trick unless someone after you "
-                f"beats it{need}.",
+                {"action": "card", "card": CARD_NAMES[best]}, f"Try {_card_words(best)}: {why}."
             )
     cheapest = min(cards, key=lambda c: _strength(c, trump))
     why = (
@@ -536,7 +538,7 @@ def _follow(
     )
 
 
-def _holds(card: int, seen: _Seen, led: int, share: float, later: int) -> float:
+def _holds(card: int, seen: _Seen, share: float, later: int) -> float:
     """Chance that ``card``, winning the trick now, is not beaten by the players after."""
     suit = card // 13
     higher = ((seen.unseen & SUIT_MASKS[suit]) >> (card + 1)).bit_count()
