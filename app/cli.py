@@ -324,7 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument(
         "--hands", type=int, default=2000, help="hands played under each house-rules configuration"
     )
-    bots.add_argument("--seed", type=int, help="seed for a repeatable run (default: random)")
+    bots.add_argument(
+        "--seed", type=int, help="seed for a repeatable run; None: one is drawn and printed"
+    )
     bots.add_argument(
         "--players",
         type=int,

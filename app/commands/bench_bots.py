@@ -158,6 +158,10 @@ def run_bots_bench(
             return 2
         configs = {name: configs[name] for name in names}
 
+    # Without a seed one is drawn, and printed, so that any run can be repeated.
+    drawn = seed is None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
     started = time.perf_counter()
     bench = bench_bots(game, hands, random.Random(seed), levels=seats, configs=configs)
     seconds = time.perf_counter() - started
@@ -167,7 +171,7 @@ def run_bots_bench(
     print(
         f"{driver.title} bots on one core: {len(seats)} seats ({', '.join(seats)}; the pattern "
         f"turns one seat every round of the button), {hands} hands per configuration, "
-        f"seed {seed if seed is not None else 'random'}"
+        f"seed {seed}{' (drawn: pass --seed to repeat the run)' if drawn else ''}"
     )
     print(
         "Figures: chips won per hand per seat (stack after the hand less stack before), "

@@ -125,3 +125,11 @@ def test_the_command_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> 
     assert "no preset" in capsys.readouterr().err
     assert run_bots_bench("bouillotte", 10, players=7) == 2
     assert run_bots_bench("bourre", 0) == 2
+
+
+def test_a_run_without_a_seed_prints_the_seed_it_drew(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_bots_bench("bourre", 5, presets="classic_cajun") == 0
+    out = capsys.readouterr().out
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert isinstance(summary["seed"], int)
+    assert f"seed {summary['seed']} (drawn" in out
