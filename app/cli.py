@@ -10,6 +10,7 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from app.bots.levels import LEVELS
 from app.config import Settings, get_settings
 from app.engine.registry import DEFAULT_GAME, GAME_NAMES, titles_said
 
@@ -198,6 +199,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_engine_bench(args.game, args.players, args.hands, args.seed)
 
 
+def cmd_bench_bots(args: argparse.Namespace) -> int:
+    from app.commands.bench_bots import run_bots_bench
+
+    return run_bots_bench(args.game, args.hands, args.seed, args.players, args.levels, args.presets)
+
+
 def cmd_bench_live(args: argparse.Namespace) -> int:
     from app.commands.bench_live import run_live_bench
 
@@ -310,6 +317,31 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--hands", type=int, default=2000, help="hands to play")
     engine.add_argument("--seed", type=int, help="seed for a repeatable run (default: random)")
     engine.set_defaults(func=cmd_bench)
+    bots = benchmark(
+        "bots", "computer players' levels against each other: chips won per hand per seat"
+    )
+    bots.add_argument("--game", choices=GAME_NAMES, default=DEFAULT_GAME, help="game")
+    bots.add_argument(
+        "--hands", type=int, default=2000, help="hands played under each house-rules configuration"
+    )
+    bots.add_argument(
+        "--seed", type=int, help="seed for a repeatable run; None: one is drawn and printed"
+    )
+    bots.add_argument(
+        "--players",
+        type=int,
+        help="seats, club and random in turn; None: 4, or as many as --levels names",
+    )
+    bots.add_argument(
+        "--levels",
+        help=f"the level of each seat, comma-separated, from: {', '.join(LEVELS)}, e.g. "
+        "club,club,club,club for positional bias; None: club and random in turn",
+    )
+    bots.add_argument(
+        "--presets",
+        help="the game's presets to play, comma-separated; None: every preset",
+    )
+    bots.set_defaults(func=cmd_bench_bots)
     live = benchmark(
         "live", "action latency at live tables over real WebSockets (scratch database)"
     )
