@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from app.bots.base import Brain, random_decision
+from app.bots.bouillotte import club_decision as bouillotte_club
 
 LEVELS: tuple[str, ...] = ("random", "club")
 """From the weakest; the first is what a bot plays when no level is given."""
 
 # (game, level) -> its brain, where a game has one of its own.
-_BRAINS: Mapping[tuple[str, str], Brain] = {}
+_BRAINS: Mapping[tuple[str, str], Brain] = {
+    ("bouillotte", "club"): bouillotte_club,
+}
 
 
 def brain(game: str, level: str) -> Brain:
