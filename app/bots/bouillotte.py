@@ -195,6 +195,15 @@ def _players(count: int) -> str:
     return "one other player" if count == 1 else f"{count} other players"
 
 
+def _how_often(chance: float) -> str:
+    percent = round(100 * chance)
+    if percent < 1:
+        return "almost never"
+    if percent > 99:
+        return "almost always"
+    return f"about {percent}% of the time"
+
+
 def _hand_words(table: _Table) -> str:
     """The seat's hand as a player would name it: its brelan, else its best suit (§6)."""
     rules = table.rules
@@ -291,7 +300,7 @@ def club_decision(view: Mapping[str, Any], rng: random.Random) -> Decision:
     strong = chance >= max(0.55, 1.6 * fair)
     worth_opening = chance >= max(0.4, 1.25 * fair)
     hand = _hand_words(table)
-    odds = f"it wins about {round(100 * chance)}% of the time against {_players(rivals)}"
+    odds = f"your hand wins {_how_often(chance)} against {_players(rivals)}"
 
     if table.phase == "opening":
         opening = _pick(legal, "open")
@@ -304,7 +313,7 @@ def club_decision(view: Mapping[str, Any], rng: random.Random) -> Decision:
             )
         return Decision(
             {"action": "pass"},
-            f"Pass: you hold {hand}, and {odds}, so keep your chips while passing is free.",
+            f"Pass: you hold {hand}, and {odds}, too seldom to open while passing is free.",
         )
 
     raising = _pick(legal, "raise")
@@ -320,16 +329,17 @@ def club_decision(view: Mapping[str, Any], rng: random.Random) -> Decision:
             {"action": free},
             f"{free.capitalize()}: staying in costs nothing, and you hold {hand}.",
         )
-    price = table.to_call / (table.pot + table.to_call)
-    needed = round(100 * price)
-    if chance >= price + CALL_MARGIN and _pick(legal, "call"):
+    # The pot odds, and a little more for the raises still to come.
+    needed = table.to_call / (table.pot + table.to_call) + CALL_MARGIN
+    percent = round(100 * needed)
+    if chance >= needed and _pick(legal, "call"):
         return Decision(
             {"action": "call"},
-            f"Call {table.to_call}: you hold {hand}, and {odds}, more than the {needed}% "
-            f"the pot of {table.pot} asks.",
+            f"Call {table.to_call}: you hold {hand}, and {odds}, at least the {percent}% "
+            f"a call into the pot of {table.pot} needs.",
         )
     return Decision(
         {"action": "fold"},
-        f"Fold: you hold {hand}, and {odds}, less than the {needed}% a call of "
-        f"{table.to_call} into {table.pot} needs.",
+        f"Fold: you hold {hand}, and {odds}, less than the {percent}% a call "
+        f"of {table.to_call} into {table.pot} needs.",
     )
