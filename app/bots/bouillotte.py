@@ -50,6 +50,15 @@ CALL_MARGIN = 0.04
 """Extra chance demanded above the pot odds before calling: later raises by the players
 still to speak can make a call cost more than its price now."""
 
+VALUE_AT = 0.55
+VALUE_OVER_FAIR = 1.6
+"""A hand bets for value (opens big, raises) when its chance is at least ``VALUE_AT`` and
+``VALUE_OVER_FAIR`` times a fair share (one in the number of players still in)."""
+
+OPEN_AT = 0.4
+OPEN_OVER_FAIR = 1.25
+"""A hand short of that but at least this good opens at the minimum."""
+
 STRADDLE_CHANCE = 0.2
 """How often a blind straddle is taken when it is cheap (§3): a straddle is a bet on cards
 not yet seen, worth taking only for the last word it buys and the bigger pot."""
@@ -266,12 +275,21 @@ def _straddle(table: _Table, legal: list[dict[str, Any]], rng: random.Random) ->
             f"Decline: doubling the pot of {table.pot} again on cards you have not seen "
             "costs more than the last word is worth.",
         )
+    # The last word is worth most to the first in the order, who would otherwise speak
+    # first; the dealer speaks last anyway, so a straddle buys him nothing but a bigger pot.
+    behind = len(table.order) - 1 - table.order.index(table.seat)
     cheap = table.pot * 8 <= table.stack
-    if cheap and _pick(legal, "straddle") and rng.random() < STRADDLE_CHANCE:
+    if behind and cheap and _pick(legal, "straddle") and rng.random() < STRADDLE_CHANCE:
         return Decision(
             {"action": "straddle"},
             f"Straddle: the pot of {table.pot} is small against your {table.stack} chips, "
-            "and the last straddler speaks last.",
+            "and the last straddler speaks last in the first round.",
+        )
+    if not behind:
+        return Decision(
+            {"action": "decline"},
+            "Decline: as the dealer you speak last already, so a straddle would buy you "
+            "nothing but a bigger pot on cards you have not seen.",
         )
     return Decision(
         {"action": "decline"},
@@ -282,7 +300,38 @@ def _straddle(table: _Table, legal: list[dict[str, Any]], rng: random.Random) ->
 def club_decision(view: Mapping[str, Any], rng: random.Random) -> Decision:
     """A sound club player's decision from a seat's view (rules/bouillotte.md §3 to §8)."""
     legal = legal_choices(view)
-    table = _read(view)
+    decision = _decide(_read(view), legal, rng)
+    if _is_offered(decision.action, legal):
+        return decision
+    return _safest(legal)
+
+
+def _is_offered(action: Mapping[str, Any], legal: list[dict[str, Any]]) -> bool:
+    choice = _pick(legal, action["action"])
+    if choice is None:
+        return False
+    if "min" in choice:
+        return bool(choice["min"] <= action.get("amount", -1) <= choice["max"])
+    return "amount" not in action
+
+
+def _safest(legal: list[dict[str, Any]]) -> Decision:
+    """The cheapest offered action, for a view whose offer the reasoning above did not
+    foresee (the engine offers none today): never a chip more than needed."""
+    for kind in ("pass", "decline", "call", "fold"):
+        if _pick(legal, kind):
+            return Decision({"action": kind}, f"{kind.capitalize()}: it costs the least.")
+    choice = legal[0]
+    if "min" in choice:
+        return Decision(
+            {"action": choice["action"], "amount": choice["min"]},
+            f"{choice['action'].capitalize()} at {choice['min']}: it costs the least.",
+        )
+    return Decision({"action": choice["action"]}, "It is the only move left.")
+
+
+def _decide(table: _Table, legal: list[dict[str, Any]], rng: random.Random) -> Decision:
+    """Straddles by the pot against the cave (§3); bets by the chance to win (§5, §6)."""
     if table.phase in ("straddle", "buy_back"):
         return _straddle(table, legal, rng)
     rivals = len(table.contenders) - 1
@@ -296,9 +345,9 @@ def club_decision(view: Mapping[str, Any], rng: random.Random) -> Decision:
         table.rules,
         rng,
     )
-    fair = 1 / (rivals + 1)
-    strong = chance >= max(0.55, 1.6 * fair)
-    worth_opening = chance >= max(0.4, 1.25 * fair)
+    fair = 1 / (rivals + 1)  # the chance of a hand like any other
+    strong = chance >= max(VALUE_AT, VALUE_OVER_FAIR * fair)
+    worth_opening = chance >= max(OPEN_AT, OPEN_OVER_FAIR * fair)
     hand = _hand_words(table)
     odds = f"your hand wins {_how_often(chance)} against {_players(rivals)}"
 

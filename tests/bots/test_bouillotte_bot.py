@@ -261,3 +261,31 @@ def test_club_beats_random(name: str) -> None:
         samples += per_hand(play_match(rules, brains, 200, seed), layout)
     result = figure(samples)
     assert result.low > 0, result
+
+
+def test_straddles_now_and_then_but_never_as_the_dealer() -> None:
+    """§3: the first in the order gains the last word by a straddle and sometimes takes it;
+    the dealer, who speaks last anyway, always declines."""
+    rules = BouillotteRules()
+    hand = start(FOUR, "9S")
+    kinds = Counter(
+        club_decision(view_of(hand, 2, rules), random.Random(seed)).action["action"]
+        for seed in range(200)
+    )
+    assert kinds["straddle"] > 10 and kinds["decline"] > 100, kinds
+    play(hand, "2 straddle, 1 straddle, 0 straddle")
+    assert hand.turn == 3 and hand.phase_name == "straddle"
+    for seed in range(50):
+        decision = club_decision(view_of(hand, 3, rules), random.Random(seed))
+        assert decision.action == {"action": "decline"}
+        assert "dealer" in decision.reason
+
+
+def test_an_unforeseen_offer_is_answered_with_the_cheapest_legal_move() -> None:
+    hand = start(FOUR, "9S")
+    play(hand, "2 decline")
+    view = view_of(hand, 2, BouillotteRules())
+    view["hand"]["legal_actions"] = [{"action": "open", "min": 3, "max": 9}]
+    decision = club_decision(view, random.Random(0))
+    assert decision.action == {"action": "open", "amount": 3}
+    assert is_one_sentence(decision.reason)
