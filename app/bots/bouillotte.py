@@ -11,10 +11,12 @@ owner, ties going to the first owner in the order (§8). Only the unseen cards a
 never the real ones, which the view does not hold.
 
 Against that chance it weighs the price of staying in: a call needs a chance of at least
-``to_call / (pot + to_call)``; a strong hand opens or raises for value, sized on the pot; a
-weak one passes when passing is free (§5) and folds when it is not. It never folds a free
-call or a free decline. Straddles (§3) are blind, before the deal, so they are taken only
-now and then and only when the pot is small against its cave; buy-backs more rarely still.
+``to_call / (pot + to_call)``, a little more for the raises still to come, and for a call
+that takes the whole cave only the main pot it can win counts (§5). A strong hand opens or
+raises for value, sized on the pot; a weak one passes when passing is free (§5) and folds
+when it is not. It never folds a free call or a free decline. Straddles (§3) are blind,
+before the deal, so they are taken only now and then, only when the pot is small against
+its cave and never by the dealer, who speaks last without one; buy-backs more rarely still.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ class _Table:
     contenders: tuple[int, ...]  # those still in (all in included), in the order
     seats: int
     pot: int
+    winnable: int  # the chips a call would play for, the call included (§5 side pots)
     to_call: int
     stake: int
     stack: int
@@ -100,6 +103,13 @@ def _read(view: Mapping[str, Any]) -> _Table:
     order = tuple(int(s) for s in hand["order"])
     still_in = {int(s["seat"]) for s in seats if s["status"] in ("in", "all_in")}
     mine = next(s for s in seats if int(s["seat"]) == seat)
+    to_call = int(hand.get("to_call") or 0)
+    # §5, §8 "Pots": a call that takes the whole cave plays only for the main pot, which
+    # holds from every player at most what this seat will have put in, and the dead money.
+    reach = int(mine["stake"]) + to_call
+    winnable = int(hand.get("dead_money") or 0) + sum(
+        min(int(s["stake"]), reach) for s in seats if int(s["seat"]) != seat
+    )
     return _Table(
         rules=rules,
         seat=seat,
@@ -110,7 +120,8 @@ def _read(view: Mapping[str, Any]) -> _Table:
         contenders=tuple(s for s in order if s in still_in),
         seats=len(seats),
         pot=int(hand["pot"]),
-        to_call=int(hand.get("to_call") or 0),
+        winnable=winnable + reach,
+        to_call=to_call,
         stake=int(mine["stake"]),
         stack=int(mine["stack"]),
         highest=int(hand["highest_stake"]),
@@ -379,16 +390,22 @@ def _decide(table: _Table, legal: list[dict[str, Any]], rng: random.Random) -> D
             f"{free.capitalize()}: staying in costs nothing, and you hold {hand}.",
         )
     # The pot odds, and a little more for the raises still to come.
-    needed = table.to_call / (table.pot + table.to_call) + CALL_MARGIN
+    needed = table.to_call / table.winnable + CALL_MARGIN
     percent = round(100 * needed)
+    at_stake = table.winnable - table.to_call
+    into = (
+        f"the pot of {at_stake}"
+        if at_stake == table.pot
+        else f"the main pot of {at_stake} (all you can win)"
+    )
     if chance >= needed and _pick(legal, "call"):
         return Decision(
             {"action": "call"},
             f"Call {table.to_call}: you hold {hand}, and {odds}, at least the {percent}% "
-            f"a call into the pot of {table.pot} needs.",
+            f"a call into {into} needs.",
         )
     return Decision(
         {"action": "fold"},
         f"Fold: you hold {hand}, and {odds}, less than the {percent}% a call "
-        f"of {table.to_call} into {table.pot} needs.",
+        f"of {table.to_call} into {into} needs.",
     )
