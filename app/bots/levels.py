@@ -9,13 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from app.bots.base import Brain, random_decision
+from app.bots.bouillotte import club_decision as bouillotte_club
 from app.bots.bourre import club_decision as bourre_club
 
 LEVELS: tuple[str, ...] = ("random", "club")
 """From the weakest; the first is what a bot plays when no level is given."""
 
 # (game, level) -> its brain, where a game has one of its own.
-_BRAINS: Mapping[tuple[str, str], Brain] = {("bourre", "club"): bourre_club}
+_BRAINS: Mapping[tuple[str, str], Brain] = {
+    ("bourre", "club"): bourre_club,
+    ("bouillotte", "club"): bouillotte_club,
+}
 
 
 def brain(game: str, level: str) -> Brain:
