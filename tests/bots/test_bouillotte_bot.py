@@ -61,7 +61,8 @@ def is_one_sentence(reason: str) -> bool:
 
 def test_registered_as_the_club_level() -> None:
     assert brain("bouillotte", "club") is club_decision
-    assert brain("bourre", "club") is random_decision  # not this brain's game
+    assert brain("bourre", "club") is not club_decision  # not this brain's game
+    assert brain("bouillotte", "random") is random_decision
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
