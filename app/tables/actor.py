@@ -32,6 +32,7 @@ from app.bots.base import Decision, legal_choices
 from app.bots.levels import brain
 from app.bots.player import BotPlayer, Observer, Thinking
 from app.engine.base import Action, EngineError
+from app.engine.registry import driver
 from app.engine.rng import seed_to_hex
 from app.errors import Conflict, SalonError
 from app.security.tokens import new_token
@@ -859,6 +860,16 @@ class TableActor:
             except SalonError as error:
                 log.info("table %s: a seat asked for could not be taken: %s", self.table_id, error)
 
+    def _bot_may_play_on(self, stack: int) -> bool:
+        """Whether a bot keeps its seat with `stack`: not when it is empty, nor under the
+        table's smallest buy-in where stacks may differ (at Bouillotte everyone starts with
+        the same cave and plays it down to the last chip, rules/bouillotte.md §1)."""
+        if stack <= 0:
+            return False
+        return driver(self.core.table.game).buy_in_option is not None or (
+            stack >= self.core.table.buy_in_min
+        )
+
     async def _fill_seats(self) -> None:
         """Between hands, at a table that fills its seats with bots (`bot_fill`): while a
         person sits here every free seat gets a bot (but a seat promised to someone
@@ -874,7 +885,7 @@ class TableActor:
         if level is not None and not people:
             leaving = bots
         else:
-            leaving = [s for s in bots if s.stack < core.table.buy_in_min]
+            leaving = [s for s in bots if not self._bot_may_play_on(s.stack)]
         staying = {s.seat_no for s in seats} - {s.seat_no for s in leaving}
         filling = (
             [

@@ -3,7 +3,7 @@
 // The server decides everything; this page only shows and asks.
 import { api, ApiError, requestKey } from "../api.js";
 import { chooseAmount } from "../buyin.js";
-import { cardElement, cardLabel } from "../cards.js";
+import { cardElement } from "../cards.js";
 import { h, chips, frontEnd, gameNamed } from "../dom.js";
 import { appendChat, appendNotice } from "./chat.js";
 import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
@@ -266,13 +266,14 @@ function onFrame(frame) {
       }
       break;
     case "suggestion":
-      showCoach("Suggestion", `${actionWords(frame.action)}: ${frame.reason}`, frame.action);
+      // The reason starts with the move itself ("Lead the ace of spades: …").
+      showCoach("Suggestion", frame.reason, frame.action);
       break;
     case "error":
       if (QUIET_CODES.has(frame.code)) break;
       // At a practice table a refused move is explained where the player is looking.
       if (state.view?.table.practice && frame.ref) showCoach("Why not?", frame.message, null);
-      toast(frame.message);
+      else toast(frame.message);
       if (frame.code === "stale_version") socket.resync();
       break;
     case "chat":
@@ -291,18 +292,6 @@ const coach = { title: "", text: "", action: null, version: null };
 function showCoach(title, text, action) {
   Object.assign(coach, { title, text, action, version: state.version });
   render();
-}
-
-/** A suggested move as a player says it ("Play the ace of spades", "Raise to 12"). */
-function actionWords(action) {
-  const words = (action.action ?? "").replace(/_/g, " ");
-  const spoken = words.charAt(0).toUpperCase() + words.slice(1);
-  if (action.card) return `Play the ${cardLabel(action.card)}`;
-  if (action.cards) {
-    return action.cards.length ? `Exchange ${action.cards.map(cardLabel).join(", ")}` : "Keep all your cards";
-  }
-  if (action.amount !== undefined) return `${spoken} to ${chips(action.amount)}`;
-  return spoken;
 }
 
 /** The coach's panel (a suggestion, or why a move was refused) and the Suggest button, at
