@@ -676,6 +676,7 @@ class TableActor:
             seats = await table_service.seats_of(session, self.table_id)
         self._set_seats(seats)
         self._seats_changed("sitting_out" if away else "back", self.core.seat_of_user(user_id))
+        await self._fill_seats()
         return {"sitting_out": away}
 
     async def _stand(self, user_id: int) -> dict[str, Any]:
@@ -872,15 +873,17 @@ class TableActor:
 
     async def _fill_seats(self) -> None:
         """Between hands, at a table that fills its seats with bots (`bot_fill`): while a
-        person sits here every free seat gets a bot (but a seat promised to someone
-        waiting), and once no person is left the bots stand up too. At every table, a bot
+        person plays here every free seat gets a bot (but a seat promised to someone
+        waiting), and once no person is left playing (gone, or sitting out) the bots
+        stand up too. At every table, a bot
         whose stack fell under the table's minimum gives its seat (and its chips) back."""
         core = self.core
         if core.hand is not None or self.table is None or core.table.status == CLOSED:
             return
         level = core.table.bot_fill
         seats = list(core.seats.values())
-        people = [s for s in seats if s.bot_level is None]
+        # Someone sitting out is not playing: bots do not play on for nobody.
+        people = [s for s in seats if s.bot_level is None and not s.sitting_out]
         bots = [s for s in seats if s.bot_level is not None]
         if level is not None and not people:
             leaving = bots

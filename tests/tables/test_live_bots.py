@@ -125,16 +125,22 @@ async def test_a_practice_hand_against_bots_moves_no_club_chip(
                 == {k: v for k, v in asked.items() if k != "amount"}
                 for option in legal
             ), (decision, legal)
+            # Its own cards only: no other seat's, and nothing of the stock.
+            shown = view["hand"]
+            assert shown["viewer"] == seat and "hands" not in shown
+            assert {"deck", "stock_cards", "seed"}.isdisjoint(shown)
             decided.append((seat, dict(view), decision))
 
         actor.bot_observer = watch
         await room.ana.open(table["id"])
         await room.ana.wait_for(lambda p: p.snapshot is not None)
-        await room.clock.advance(3)
-        await room.ana.wait_for(lambda p: p.hand is not None)
-        result = await play_out(room.ana, random.Random(5))
-        assert result["number"] == 1
-        assert decided, "the bots made no decision"
+        rng = random.Random(5)
+        for number in (1, 2, 3):  # many states: three hands' worth of decisions
+            await room.clock.advance(3)
+            await room.ana.wait_for(lambda p, n=number: (p.hand or {}).get("number") == n)
+            result = await play_out(room.ana, rng)
+            assert result["number"] == number
+        assert len(decided) >= 10, "the bots made too few decisions"
         # (Bouillotte draws the seats before the first hand: the bots' may have changed.)
         bot_seats = {s["seat"] for s in room.ana.view["seats"] if s["bot"]}
         assert len(bot_seats) == 3 and {seat for seat, _, _ in decided} <= bot_seats
@@ -152,6 +158,12 @@ async def test_a_practice_hand_against_bots_moves_no_club_chip(
         moved = [e for e in entries if e.from_account_id != e.to_account_id]
         assert moved and audit.ok, audit.problems
         assert report.chips_in_circulation == -before["bank"]
+
+        # Ana sits out: bots do not play on for nobody, and come back when she does.
+        await room.ana.post(f"/api/tables/{table['id']}/sit-out")
+        await room.ana.wait_for(lambda p: not any(s["bot"] for s in p.view["seats"]))
+        await room.ana.post(f"/api/tables/{table['id']}/sit-in")
+        await room.ana.wait_for(lambda p: sum(1 for s in p.view["seats"] if s["bot"]) == 3)
 
 
 async def test_admin_fills_a_club_table_and_a_person_takes_a_bots_seat_between_hands(
