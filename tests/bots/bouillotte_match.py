@@ -9,40 +9,22 @@ per seat is recorded, rebuys excluded.
 
 from __future__ import annotations
 
-import math
 import random
-import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from app.bots.base import Brain, seat_view
+from app.bots.bench import Interval, Tally
 from app.engine.base import Action
 from app.engine.bouillotte.config import BouillotteRules
 from app.engine.bouillotte.session import BouillotteSession
 
 
-@dataclass(frozen=True)
-class Figure:
-    """Chips per hand of one brain, with its 95 % confidence interval."""
-
-    hands: int
-    mean: float
-    half_width: float
-
-    @property
-    def low(self) -> float:
-        return self.mean - self.half_width
-
-    @property
-    def high(self) -> float:
-        return self.mean + self.half_width
-
-
-def figure(samples: Sequence[float]) -> Figure:
-    """Mean ± 1.96 · sd / √n."""
-    n = len(samples)
-    sd = statistics.stdev(samples) if n > 1 else 0.0
-    return Figure(n, statistics.fmean(samples), 1.96 * sd / math.sqrt(n))
+def figure(samples: Sequence[float]) -> Interval:
+    """Mean ± 1.96 · sd / √n, as the bot bench works it out."""
+    tally = Tally()
+    for sample in samples:
+        tally.add(sample)
+    return tally.interval()
 
 
 def play_match(

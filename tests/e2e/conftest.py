@@ -196,9 +196,17 @@ def shot() -> Shot:
 
 
 @pytest.fixture
-def demo_server(tmp_path: Path, migrated_database: Path) -> Iterator[RestartableServer]:
+def demo_settings() -> dict[str, str]:
+    """The demo server's settings beyond the defaults; a test module may ask for others."""
+    return {"SALON_NEXT_HAND_SECONDS": "1"}
+
+
+@pytest.fixture
+def demo_server(
+    tmp_path: Path, migrated_database: Path, demo_settings: dict[str, str]
+) -> Iterator[RestartableServer]:
     """The demo club on SQLite behind a server the test may kill and start again."""
-    env = salon_env(tmp_path, SALON_NEXT_HAND_SECONDS="1")
+    env = salon_env(tmp_path, **demo_settings)
     fresh_database(tmp_path, migrated_database)
     assert salon("demo", env=env).returncode == 0
     server = RestartableServer(env)

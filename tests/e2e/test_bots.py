@@ -6,37 +6,26 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import fresh_database
 from tests.e2e.table_ui import act, call_api, join_from_lobby, member_at_table, table_row
 from tests.e2e.ui import DESKTOP, PHONE, NewPage, Shot, log_in
-from tests.live import RestartableServer, demo_password, salon, salon_env
+from tests.live import RestartableServer, demo_password
 
 HAND_TIMEOUT_MS = 30_000
 
 
 @pytest.fixture
-def bot_server(tmp_path: Path, migrated_database: Path) -> Iterator[RestartableServer]:
+def demo_settings() -> dict[str, str]:
     """The demo club, with bots that think for a tenth of a second."""
-    env = salon_env(
-        tmp_path,
-        SALON_NEXT_HAND_SECONDS="1",
-        SALON_BOT_THINK_MIN_SECONDS="0.05",
-        SALON_BOT_THINK_MAX_SECONDS="0.15",
-    )
-    fresh_database(tmp_path, migrated_database)
-    assert salon("demo", env=env).returncode == 0
-    server = RestartableServer(env)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    return {
+        "SALON_NEXT_HAND_SECONDS": "1",
+        "SALON_BOT_THINK_MIN_SECONDS": "0.05",
+        "SALON_BOT_THINK_MAX_SECONDS": "0.15",
+    }
 
 
 def my_turn(page: Page, timeout: float = 30) -> bool:
@@ -81,11 +70,11 @@ def follow_suggestion(page: Page, snap: Callable[[], object] | None = None) -> d
 
 @pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["laptop", "phone"])
 def test_a_member_practises_a_whole_hand_against_bots_with_the_coach(
-    bot_server: RestartableServer, new_page: NewPage, shot: Shot, screen: object
+    demo_server: RestartableServer, new_page: NewPage, shot: Shot, screen: object
 ) -> None:
-    base = f"http://{bot_server.host}"
+    base = f"http://{demo_server.host}"
     page = new_page(screen)  # type: ignore[arg-type]
-    member_at_table(page, base, "alice", demo_password(bot_server.env, "member"))
+    member_at_table(page, base, "alice", demo_password(demo_server.env, "member"))
     expect(page.get_by_test_id("lobby-balance")).not_to_have_text("…")
     balance = page.get_by_test_id("lobby-balance").inner_text()
     form = page.locator("#practice-table")
@@ -121,10 +110,10 @@ def test_a_member_practises_a_whole_hand_against_bots_with_the_coach(
 
 
 def test_an_admin_fills_a_table_with_bots_and_a_person_takes_a_bots_seat(
-    bot_server: RestartableServer, new_page: NewPage, shot: Shot
+    demo_server: RestartableServer, new_page: NewPage, shot: Shot
 ) -> None:
-    base = f"http://{bot_server.host}"
-    env = bot_server.env
+    base = f"http://{demo_server.host}"
+    env = demo_server.env
     admin = new_page()
     log_in(admin, base, "admin", demo_password(env, "admin"))
     table = call_api(

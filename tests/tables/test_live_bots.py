@@ -73,6 +73,23 @@ async def balances(db: Database) -> dict[str, int]:
     return {key: int(balance) for key, balance in rows}
 
 
+async def until_asked(player: Player, clock: FakeClock) -> None:
+    """Deal hands until one waits for `player` (the bots may settle one among themselves
+    without asking anything of a person)."""
+    for number in range(1, 21):
+        await clock.advance(3)
+        await player.wait_for(
+            lambda p, n=number: (
+                bool((p.hand or {}).get("legal_actions"))
+                or (p.view["last_result"] or {}).get("number") == n
+            ),
+            seconds=20,
+        )
+        if (player.hand or {}).get("legal_actions"):
+            return
+    raise AssertionError("no hand waited for the player")
+
+
 async def play_out(player: Player, rng: random.Random) -> dict[str, Any]:
     """`player` plays any legal move whenever it is their turn, until the hand is over;
     the bots play the other seats. Returns the hand's result."""
@@ -201,18 +218,7 @@ async def test_admin_fills_a_club_table_and_a_person_takes_a_bots_seat_between_h
 
         await room.ana.open(table_id)
         await room.ana.wait_for(lambda p: p.snapshot is not None)
-        # Until a hand waits for Ana (the bots may settle one among themselves at once).
-        for number in range(1, 21):
-            await room.clock.advance(3)
-            await room.ana.wait_for(
-                lambda p, n=number: (
-                    bool((p.hand or {}).get("legal_actions"))
-                    or (p.view["last_result"] or {}).get("number") == n
-                ),
-                seconds=20,
-            )
-            if (room.ana.hand or {}).get("legal_actions"):
-                break
+        await until_asked(room.ana, room.clock)
         # Bob asks for a seat while the hand is played: a bot gives way when it ends.
         asked = await room.bob.post(
             f"/api/tables/{table_id}/seat", {"buy_in": 100, "request_key": "bob-sits-0001"}
@@ -297,17 +303,7 @@ async def test_suggest_answers_at_practice_tables_only(settings: Settings, db: D
         table_id = opened.json()["id"]
         await room.ana.open(table_id)
         await room.ana.wait_for(lambda p: p.snapshot is not None)
-        for number in range(1, 21):  # until a hand waits for Ana
-            await room.clock.advance(3)
-            await room.ana.wait_for(
-                lambda p, n=number: (
-                    bool((p.hand or {}).get("legal_actions"))
-                    or (p.view["last_result"] or {}).get("number") == n
-                ),
-                seconds=20,
-            )
-            if (room.ana.hand or {}).get("legal_actions"):
-                break
+        await until_asked(room.ana, room.clock)
         await room.ana.send({"type": "suggest"})
         await room.ana.wait_for(lambda p: any(f["type"] == "suggestion" for f in p.frames))
         suggestion = next(f for f in room.ana.frames if f["type"] == "suggestion")
