@@ -27,7 +27,7 @@ from app.api.schemas import (
     TopUpCreate,
 )
 from app.db.models import GameTable, TableStatus, User
-from app.errors import Conflict
+from app.errors import Conflict, Forbidden
 from app.security.tokens import new_token
 from app.services import bots as bot_service
 from app.services import rule_words
@@ -288,9 +288,18 @@ async def resume(table_id: Id, caller: AdminCaller, db: DbDep, manager: ManagerD
 
 
 @router.post("/{table_id}/close")
-async def close(table_id: Id, caller: AdminCaller, db: DbDep, manager: ManagerDep) -> StatusPublic:
+async def close(
+    table_id: Id, caller: CurrentCaller, db: DbDep, manager: ManagerDep
+) -> StatusPublic:
     """Close after the current hand: every stack goes back to its owner, and a pot left on
-    the table to those who paid into it, in proportion."""
+    the table to those who paid into it, in proportion. For the club's admins, and for the
+    member who opened a practice table (their own business: not in the admins' log)."""
+    if not caller.is_admin:
+        table, _ = await _visible_table(db, table_id, caller)
+        if not (table.practice and table.created_by_id == caller.user.id):
+            raise Forbidden("admin_only", "Only the club's admins can close tables.")
+        answer = await _ask(db, manager, table_id, caller, SetStatus(TableStatus.CLOSED))
+        return StatusPublic(**answer)
     return await _set_status(table_id, TableStatus.CLOSED, caller, db, manager)
 
 

@@ -52,6 +52,16 @@ async function join(table) {
   }
 }
 
+// A practice table is its opener's to close (play money goes back to the play bank).
+async function closePractice(table) {
+  try {
+    await api(`/api/tables/${table.id}/close`, { method: "POST" });
+    await refresh();
+  } catch (error) {
+    status.textContent = error instanceof ApiError ? error.message : String(error);
+  }
+}
+
 function row(table) {
   const mine = table.seats.some((seat) => seat.username === me);
   // A bot filling a seat gives it to a person who asks (between hands).
@@ -60,7 +70,13 @@ function row(table) {
   const actions = [];
   if (mine) {
     actions.push(h("a", { class: "button", href: `/tables/${table.id}`, text: "Back to my seat" }));
-  } else {
+  }
+  if (table.practice) {
+    actions.push(h("button", {
+      type: "button", class: "secondary", text: "Close",
+      onclick: () => closePractice(table),
+    }));
+  } else if (!mine) {
     if (!full && table.status !== "closed") {
       actions.push(h("button", { type: "button", text: "Join", onclick: () => join(table) }));
     }

@@ -312,5 +312,20 @@ async def test_suggest_answers_at_practice_tables_only(settings: Settings, db: D
         ]
         assert suggestion["action"] in legal
         assert suggestion["reason"].strip()
-        # Bob cannot even see Ana's practice table.
+        # Bob cannot even see Ana's practice table, let alone close it; Ana may close it.
         assert (await room.bob.get(f"/api/tables/{table_id}")).status_code == 404
+        assert (await room.bob.post(f"/api/tables/{table_id}/close")).status_code == 404
+        closed = await room.ana.post(f"/api/tables/{table_id}/close")
+        assert closed.status_code == 200 and closed.json()["status"] in ("closing", "closed")
+        club_table = await room.owner.post(
+            "/api/tables",
+            {
+                "name": "Club",
+                "game": "bourre",
+                "seat_count": 4,
+                "buy_in_min": 20,
+                "buy_in_max": 200,
+            },
+        )
+        refused = await room.ana.post(f"/api/tables/{club_table.json()['id']}/close")
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "admin_only"
