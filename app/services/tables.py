@@ -433,7 +433,7 @@ async def take_seat(
         session,
         idempotency_key=key,
         kind="buy_in",
-        reason=f"{_whose(table, user.bot_level)}uy-in at table {table.id}",
+        reason=_said(table, user.bot_level is not None, f"buy-in at table {table.id}"),
         actor_id=user.id,
         movements=[
             ledger.Movement(
@@ -449,12 +449,11 @@ async def take_seat(
     return Reply(answer)
 
 
-def _whose(table: GameTable, bot_level: str | None) -> str:
-    """How a seat's ledger lines begin ("Practice b", "Bot b", "B"): play money and the
-    computer players' chips say so in the ledger."""
-    if table.practice:
-        return "Practice b"
-    return "Bot b" if bot_level is not None else "B"
+def _said(table: GameTable, bot: bool, what: str) -> str:
+    """A seat's ledger line, saying so when the chips are play money or a bot's ("Bot
+    buy-in at table 3", "Practice buy-in at table 4", "Buy-in at table 5")."""
+    text = f"{'Practice ' if table.practice else 'Bot ' if bot else ''}{what}"
+    return text[0].upper() + text[1:]
 
 
 def _check_buy_in(table: GameTable, stack: int, amount: int) -> None:
@@ -594,7 +593,7 @@ async def top_up(
         session,
         idempotency_key=request_id,
         kind="top_up",
-        reason=f"Top-up at table {table.id}",
+        reason=_said(table, user.bot_level is not None, f"top-up at table {table.id}"),
         actor_id=user.id,
         movements=[ledger.Movement(await chips_home(session, table.id, user.id), key, amount)],
     )
@@ -610,11 +609,12 @@ async def stand_up(session: AsyncSession, table: GameTable, user_id: int) -> int
     key = seat_key(table.id, user_id)
     stack = await ledger.balance_of(session, key)
     if stack:
+        bot = await session.scalar(select(User.bot_level).where(User.id == user_id))
         await ledger.post(
             session,
             idempotency_key=f"stand:{seat.seating_id}",
             kind="cash_out",
-            reason=f"Left table {table.id}",
+            reason=_said(table, bot is not None, f"left table {table.id}"),
             actor_id=user_id,
             movements=[ledger.Movement(key, await chips_home(session, table.id, user_id), stack)],
         )

@@ -293,6 +293,17 @@ async def test_admins_seat_and_send_away_bots_and_bots_cannot_log_in(
         gone = await room.owner.delete(f"/api/tables/{table_id}/bots/{seated.json()['seat']}")
         assert gone.status_code == 200 and gone.json()["left"] is True
         assert (await room.owner.get(f"/api/tables/{table_id}")).json()["seats"] == []
+        async with db.transaction() as session:
+            lines = await ledger.entries(
+                session, ledger.EntryFilter(account_key=f"seat:{table_id}:{bot.id}"), limit=None
+            )
+        # Its whole stack went back to the club's bank, and the line says it was a bot's.
+        moves = {(line.reason, line.from_account, line.to_account) for line in lines}
+        bot_seat = f"seat:{table_id}:{bot.id}"
+        assert moves == {
+            (f"Bot buy-in at table {table_id}", "bank", bot_seat),
+            (f"Bot left table {table_id}", bot_seat, "bank"),
+        }
         not_bot = await room.owner.delete(f"/api/tables/{table_id}/bots/0")
         assert not_bot.status_code == 409 and not_bot.json()["error"]["code"] == "not_a_bot"
 
