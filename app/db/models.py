@@ -276,6 +276,9 @@ class TableSeat(Base):
     leaving: Mapped[bool] = mapped_column(Boolean, default=False)
     # Hands in a row in which the turn timer acted for this player.
     timed_out_hands: Mapped[int] = mapped_column(Integer, default=0)
+    # A bot that sat down to fill the table (`GameTable.bot_fill`), not one an admin seated:
+    # it stands up again once no person plays here.
+    filled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 

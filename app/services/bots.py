@@ -105,6 +105,7 @@ async def seat_bot(
     request_key: str,
     seat_no: int | None = None,
     buy_in: int | None = None,
+    filled: bool = False,
 ) -> SeatedBot:
     """Sit a bot of `level` down (at `seat_no`, or the next free seat), with `buy_in` chips
     from the bank (or the play bank). A request key already used answers as before."""
@@ -122,6 +123,7 @@ async def seat_bot(
         seat_no,
         bot_buy_in(table) if buy_in is None else buy_in,
         request_key,
+        filled=filled,
     )
     seated = SeatedBot(bot.id, int(reply.answer["seat"]))
     await replies.remember(session, key, request, {"user_id": bot.id, "seat": seated.seat})

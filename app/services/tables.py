@@ -351,6 +351,7 @@ async def seats_of(session: AsyncSession, table_id: int) -> list[SeatInfo]:
                 TableSeat.leaving,
                 TableSeat.timed_out_hands,
                 User.bot_level,
+                TableSeat.filled,
             )
             .join(User, User.id == TableSeat.user_id)
             .where(TableSeat.table_id == table_id)
@@ -377,6 +378,7 @@ async def seats_of(session: AsyncSession, table_id: int) -> list[SeatInfo]:
             row.leaving,
             row.timed_out_hands,
             row.bot_level,
+            row.filled,
         )
         for row in rows
     ]
@@ -397,9 +399,12 @@ async def take_seat(
     seat_no: int | None,
     buy_in: int,
     request_key: str,
+    *,
+    filled: bool = False,
 ) -> Reply:
     """Sit `user` down with `buy_in` chips from their balance (next free seat if None);
-    answers `{"seat": n}`. A retry with the same key answers the same (see replies)."""
+    answers `{"seat": n}`. A retry with the same key answers the same (see replies).
+    `filled`: a bot sitting down to fill the table."""
     key = f"sit:{table.id}:{user.id}:{request_key}"
     request = {"seat": seat_no, "buy_in": buy_in}
     if (earlier := await replies.earlier(session, key, request)) is not None:
@@ -441,7 +446,7 @@ async def take_seat(
             )
         ],
     )
-    seat = TableSeat(table_id=table.id, seat_no=seat_no, user_id=user.id)
+    seat = TableSeat(table_id=table.id, seat_no=seat_no, user_id=user.id, filled=filled)
     session.add(seat)
     await session.flush()
     answer = {"seat": seat.seat_no}

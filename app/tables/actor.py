@@ -874,8 +874,8 @@ class TableActor:
     async def _fill_seats(self) -> None:
         """Between hands, at a table that fills its seats with bots (`bot_fill`): while a
         person plays here every free seat gets a bot (but a seat promised to someone
-        waiting), and once no person is left playing (gone, or sitting out) the bots
-        stand up too. At every table, a bot
+        waiting), and once no person is left playing (gone, or sitting out) those bots
+        stand up too; bots an admin seated stay until sent away. At every table, a bot
         whose stack fell under the table's minimum gives its seat (and its chips) back."""
         core = self.core
         if core.hand is not None or self.table is None or core.table.status == CLOSED:
@@ -885,10 +885,10 @@ class TableActor:
         # Someone sitting out is not playing: bots do not play on for nobody.
         people = [s for s in seats if s.bot_level is None and not s.sitting_out]
         bots = [s for s in seats if s.bot_level is not None]
-        if level is not None and not people:
-            leaving = bots
-        else:
-            leaving = [s for s in bots if not self._bot_may_play_on(s.stack)]
+        # Those that came to fill the table go once nobody plays (an admin's stay).
+        leaving = [
+            s for s in bots if (s.filled and not people) or not self._bot_may_play_on(s.stack)
+        ]
         staying = {s.seat_no for s in seats} - {s.seat_no for s in leaving}
         filling = (
             [
@@ -908,7 +908,7 @@ class TableActor:
             for seat_no in filling:
                 assert level is not None
                 await bot_service.seat_bot(
-                    session, table, level, request_key=new_token(), seat_no=seat_no
+                    session, table, level, request_key=new_token(), seat_no=seat_no, filled=True
                 )
             await hand_store.end_session_if_empty(session, self.table_id)
             fresh = await table_service.seats_of(session, self.table_id)

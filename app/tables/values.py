@@ -20,6 +20,8 @@ class SeatInfo:
     timed_out_hands: int
     # A computer player's level of play; None for a person.
     bot_level: str | None = None
+    # A bot that sat down to fill the table (it leaves once no person plays).
+    filled: bool = False
 
 
 @dataclass(frozen=True, slots=True)

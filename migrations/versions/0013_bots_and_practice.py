@@ -3,9 +3,10 @@
 A member row may be a computer player (`users.bot_level`: its level of play, or NULL for a
 person). A table may be a practice table (`game_tables.practice`: play money, never the
 club's chips) and may fill its empty seats with computer players (`game_tables.bot_fill`:
-their level, or NULL). Play money has accounts of its own kinds: `play_bank` (where it
-comes from; the only one besides the club's bank allowed below zero), `play_seat` and
-`play_pot`; the club's chips in circulation never include them.
+their level, or NULL); a seat a bot took to fill the table says so (`table_seats.filled`).
+Play money has accounts of its own kinds: `play_bank` (where it comes from; the only one
+besides the club's bank allowed below zero), `play_seat` and `play_pot`; the club's chips
+in circulation never include them.
 
 The accounts' two CHECK constraints change. Postgres replaces them in place; SQLite cannot,
 so its table definition is rewritten by SQLite's documented procedure (as in 0012).
@@ -43,11 +44,17 @@ def upgrade() -> None:
         sa.Column("practice", sa.Boolean(), nullable=False, server_default=sa.false()),
     )
     op.add_column("game_tables", sa.Column("bot_fill", sa.String(length=10), nullable=True))
+    op.add_column(
+        "table_seats",
+        sa.Column("filled", sa.Boolean(), nullable=False, server_default=sa.false()),
+    )
     _replace_checks(OLD_CHECKS, NEW_CHECKS)
 
 
 def downgrade() -> None:
     _replace_checks(NEW_CHECKS, OLD_CHECKS)
+    with op.batch_alter_table("table_seats") as batch:
+        batch.drop_column("filled")
     op.drop_column("game_tables", "bot_fill")
     op.drop_column("game_tables", "practice")
     op.drop_column("users", "bot_level")

@@ -73,11 +73,18 @@ async def balances(db: Database) -> dict[str, int]:
     return {key: int(balance) for key, balance in rows}
 
 
+async def deal_next(player: Player, clock: FakeClock) -> None:
+    """Once the table counts down to its next hand (after a hand, bots that can no longer
+    play may first be replaced), let the countdown run out."""
+    await player.wait_for(lambda p: p.view["next_hand_in"] is not None)
+    await clock.advance(player.view["next_hand_in"])
+
+
 async def until_asked(player: Player, clock: FakeClock) -> None:
     """Deal hands until one waits for `player` (the bots may settle one among themselves
     without asking anything of a person)."""
     for number in range(1, 21):
-        await clock.advance(3)
+        await deal_next(player, clock)
         await player.wait_for(
             lambda p, n=number: (
                 bool((p.hand or {}).get("legal_actions"))
@@ -153,7 +160,7 @@ async def test_a_practice_hand_against_bots_moves_no_club_chip(
         await room.ana.wait_for(lambda p: p.snapshot is not None)
         rng = random.Random(5)
         for number in (1, 2, 3):  # many states: three hands' worth of decisions
-            await room.clock.advance(3)
+            await deal_next(room.ana, room.clock)
             await room.ana.wait_for(lambda p, n=number: (p.hand or {}).get("number") == n)
             result = await play_out(room.ana, rng)
             assert result["number"] == number
@@ -276,6 +283,13 @@ async def test_admins_seat_and_send_away_bots_and_bots_cannot_log_in(
         assert bad.status_code == 422 and bad.json()["error"]["code"] == "unknown_bot_level"
         seats = (await room.owner.get(f"/api/tables/{table_id}")).json()["seats"]
         assert len(seats) == 1 and seats[0]["bot"] == "club"
+        # A bot an admin seated stays when the table fills with bots and nobody plays:
+        # only bots that came to fill the table go when there is nobody to play with.
+        filling = await room.owner.put(f"/api/tables/{table_id}/bot-fill", {"level": "random"})
+        assert filling.status_code == 200, filling.text
+        seats = (await room.owner.get(f"/api/tables/{table_id}")).json()["seats"]
+        assert len(seats) == 1 and seats[0]["bot"] == "club"
+        await room.owner.put(f"/api/tables/{table_id}/bot-fill", {"level": None})
         async with db.transaction() as session:
             bot = await session.scalar(select(User).where(User.bot_level.is_not(None)))
             assert bot is not None
