@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bots.levels import LEVELS
@@ -64,7 +64,12 @@ async def bot_for(session: AsyncSession, table: GameTable, level: str) -> User:
     )
     if free is not None:
         return free
-    count = len((await session.scalars(select(User.id).where(User.bot_level.is_not(None)))).all())
+    count = (
+        await session.scalar(
+            select(func.count()).select_from(User).where(User.bot_level.is_not(None))
+        )
+        or 0
+    )
     while True:
         name = BOT_NAMES[count % len(BOT_NAMES)]
         username = f"bot-{level}-{count + 1}"

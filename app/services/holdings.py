@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Account, AccountKind, GameTable, Hand, LedgerEntry, TableSeat
+from app.db.models import Account, AccountKind, GameTable, Hand, LedgerEntry, TableSeat, User
 from app.db.models import TableStatus as Status
 from app.errors import Conflict, NotFound
 from app.services import ledger
@@ -135,7 +135,14 @@ async def return_stranded(session: AsyncSession, account: str, actor_id: int | N
         if not returned:
             raise Conflict("no_payers", f"Nobody paid into the pot of table {found.table_id}.")
         return sum(returned.values())
-    home = await table_service.chips_home(session, found.table_id, found.user_id)
+    # The table may be gone (or never have been): then its chips were club chips.
+    practice = await session.scalar(
+        select(GameTable.practice).where(GameTable.id == found.table_id)
+    )
+    bot = await session.scalar(select(User.bot_level).where(User.id == found.user_id))
+    home = table_service.chips_home(
+        practice=bool(practice), user_id=found.user_id, bot=bot is not None
+    )
     await ledger.post(
         session,
         idempotency_key=key,

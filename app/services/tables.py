@@ -74,15 +74,13 @@ def seat_kind(table: GameTable) -> AccountKind:
     return AccountKind.PLAY_SEAT if table.practice else AccountKind.SEAT
 
 
-async def chips_home(session: AsyncSession, table_id: int, user_id: int) -> str:
+def chips_home(*, practice: bool, user_id: int, bot: bool) -> str:
     """The account a seat's chips come from and go back to: a person's balance at a club
     table, the club's bank for a computer player (it buys in from the bank and gives back
     when it leaves), the play bank at a practice table (play money, never the club's)."""
-    practice = await session.scalar(select(GameTable.practice).where(GameTable.id == table_id))
     if practice:
         return ledger.PLAY_BANK_KEY
-    bot_level = await session.scalar(select(User.bot_level).where(User.id == user_id))
-    return ledger.BANK_KEY if bot_level is not None else ledger.member_account_key(user_id)
+    return ledger.BANK_KEY if bot else ledger.member_account_key(user_id)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -442,7 +440,11 @@ async def take_seat(
         actor_id=user.id,
         movements=[
             ledger.Movement(
-                await chips_home(session, table.id, user.id), seat_key(table.id, user.id), buy_in
+                chips_home(
+                    practice=table.practice, user_id=user.id, bot=user.bot_level is not None
+                ),
+                seat_key(table.id, user.id),
+                buy_in,
             )
         ],
     )
@@ -600,7 +602,15 @@ async def top_up(
         kind="top_up",
         reason=_said(table, user.bot_level is not None, f"top-up at table {table.id}"),
         actor_id=user.id,
-        movements=[ledger.Movement(await chips_home(session, table.id, user.id), key, amount)],
+        movements=[
+            ledger.Movement(
+                chips_home(
+                    practice=table.practice, user_id=user.id, bot=user.bot_level is not None
+                ),
+                key,
+                amount,
+            )
+        ],
     )
     answer = {"stack": stack + amount}
     await replies.remember(session, request_id, request, answer)
@@ -614,14 +624,18 @@ async def stand_up(session: AsyncSession, table: GameTable, user_id: int) -> int
     key = seat_key(table.id, user_id)
     stack = await ledger.balance_of(session, key)
     if stack:
-        bot = await session.scalar(select(User.bot_level).where(User.id == user_id))
+        bot = await session.scalar(select(User.bot_level).where(User.id == user_id)) is not None
         await ledger.post(
             session,
             idempotency_key=f"stand:{seat.seating_id}",
             kind="cash_out",
-            reason=_said(table, bot is not None, f"left table {table.id}"),
+            reason=_said(table, bot, f"left table {table.id}"),
             actor_id=user_id,
-            movements=[ledger.Movement(key, await chips_home(session, table.id, user_id), stack)],
+            movements=[
+                ledger.Movement(
+                    key, chips_home(practice=table.practice, user_id=user_id, bot=bot), stack
+                )
+            ],
         )
     await session.delete(seat)
     await session.flush()
@@ -700,8 +714,20 @@ async def return_pot(
     def member_of(key: str) -> int:
         return int(key.rsplit(":", 1)[1])
 
+    payers_ids = [member_of(key) for key in shares]
+    bots = set(
+        (
+            await session.scalars(
+                select(User.id).where(User.id.in_(payers_ids), User.bot_level.is_not(None))
+            )
+        ).all()
+    )
     movements = [
-        ledger.Movement(pot, await chips_home(session, table.id, member_of(key)), n)
+        ledger.Movement(
+            pot,
+            chips_home(practice=table.practice, user_id=member_of(key), bot=member_of(key) in bots),
+            n,
+        )
         for key, n in sorted(shares.items())
         if n
     ]

@@ -757,8 +757,9 @@ class TableActor:
         for user_id in [u for u in self.bots if u not in seated]:
             self.bots.pop(user_id).stop()
         for user_id, seat in seated.items():
-            if user_id in self.bots or seat.bot_level is None:
+            if user_id in self.bots:
                 continue
+            assert seat.bot_level is not None
             connection = Connection(user_id, seat.username)
             player = BotPlayer(
                 connection,
