@@ -11,7 +11,15 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.table_ui import act, call_api, join_from_lobby, member_at_table, table_row
+from tests.e2e.table_ui import (
+    act,
+    call_api,
+    expect_readable,
+    expect_usable,
+    join_from_lobby,
+    member_at_table,
+    table_row,
+)
 from tests.e2e.ui import DESKTOP, PHONE, NewPage, Shot, log_in
 from tests.live import RestartableServer, demo_password
 
@@ -40,13 +48,19 @@ def my_turn(page: Page, timeout: float = 30) -> bool:
     raise AssertionError(f"neither my turn nor a result: {page.locator('#prompt').inner_text()}")
 
 
-def follow_suggestion(page: Page, snap: Callable[[], object] | None = None) -> dict[str, object]:
+def follow_suggestion(
+    page: Page, snap: Callable[[], object] | None = None, *, phone: bool = False
+) -> dict[str, object]:
     """Ask the coach, check what it shows, and play what it says (`snap`: a screenshot
     while the suggestion is shown)."""
-    page.get_by_test_id("suggest").click()
+    suggest = page.get_by_test_id("suggest")
+    if phone:  # a phone's player scrolls down to their cards and controls
+        suggest.evaluate("el => el.scrollIntoView({block: 'center'})")
+    expect_usable(suggest)  # in the window, enabled, nothing over it
+    suggest.click()
     coach = page.locator("#coach")
-    expect(coach).to_be_visible()
     expect(coach).to_contain_text("Suggestion")
+    expect_readable(page, coach)
     action: dict[str, object] = json.loads(coach.get_attribute("data-action") or "{}")
     kind = action["action"]
     if snap is not None:
@@ -96,9 +110,14 @@ def test_a_member_practises_a_whole_hand_against_bots_with_the_coach(
         if not why_seen and illegal.count():
             illegal.first.click(force=True)  # dimmed, yet a person may still click it
             expect(page.locator("#coach")).to_contain_text("Why not?")
+            expect_readable(page, page.locator("#coach"))
             why_seen = True
             shot(page, f"practice-why-{'phone' if screen is PHONE else 'laptop'}")
-        follow_suggestion(page, (lambda: shot(page, suggest_shot)) if not suggested else None)
+        follow_suggestion(
+            page,
+            (lambda: shot(page, suggest_shot)) if not suggested else None,
+            phone=screen is PHONE,
+        )
         suggested += 1
         if screen is PHONE and why_seen:
             return  # the phone's layout is seen; the whole hand is played on the laptop
