@@ -241,6 +241,9 @@ class GameTable(Base):
     session: Mapped[int] = mapped_column(Integer, default=1)
     # The last event version sent to clients: a restarted table carries on from here.
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # The fencing token of the process that owns the table when several serve a club
+    # (app/cluster): raised by each new owner, checked by every write of the table.
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +27,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.models import HandAction
 from app.db.session import Database
 from app.db.types import utcnow
+from app.services import fencing
 
 _INSERT_ACTION = insert(HandAction)
+log = logging.getLogger(__name__)
 
 # Actions in one write at most: a bound on one write's size when thousands of tables act
 # at once.
@@ -46,6 +49,10 @@ class ActionRecord:
     client_id: str | None
     user_id: int | None
     version: int
+    # The table, and the fencing token its process holds when several serve the club
+    # (None: one process, nothing to check; app/services/fencing.py).
+    table_id: int = 0
+    fence: int | None = None
 
     def row(self) -> dict[str, Any]:
         return {
@@ -152,7 +159,10 @@ class ActionWriter:
             self._connection = await self.db.engine.connect()
         try:
             async with self._connection.begin():
+                await _check_fences(self._connection, actions)
                 await self._connection.execute(_INSERT_ACTION, [a.row() for a in actions])
+        except fencing.TableMoved:
+            raise  # rolled back; the connection is sound
         except Exception:
             connection, self._connection = self._connection, None
             with contextlib.suppress(Exception):
@@ -161,6 +171,23 @@ class ActionWriter:
         self.figures.writes += 1
         self.figures.actions += len(actions)
         self.figures.largest_write = max(self.figures.largest_write, len(actions))
+
+
+async def _check_fences(connection: AsyncConnection, actions: list[ActionRecord]) -> None:
+    """Refuse the write if one of its tables has moved to another process (its rows stay
+    locked for share until the commit, so a new owner's takeover waits for it). The group
+    is then written again one action at a time, and only the moved table's fail."""
+    fenced = {a.table_id: a.fence for a in actions if a.fence is not None}
+    if not fenced:
+        return
+    held = await fencing.tokens(connection, sorted(fenced))
+    for table_id, token in fenced.items():
+        if held.get(table_id) != token:
+            log.warning(
+                "table %s: an action write was refused: another process owns the table now",
+                table_id,
+            )
+            raise fencing.TableMoved(table_id)
 
 
 def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:

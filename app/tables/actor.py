@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -37,10 +37,11 @@ from app.engine.rng import seed_to_hex
 from app.errors import Conflict, SalonError
 from app.security.tokens import new_token
 from app.services import bots as bot_service
+from app.services import fencing, holdings, ledger, moderation
 from app.services import hands as hand_store
-from app.services import holdings, ledger, moderation
 from app.services import tables as table_service
 from app.services.action_writer import ActionRecord, ActionWriter
+from app.services.fencing import TableMoved
 from app.services.hand_replay import action_from_log
 from app.services.hand_results import public_report
 from app.tables.clock import Clock
@@ -84,6 +85,8 @@ from app.tables.table import (
 from app.tables.values import SeatInfo
 
 if TYPE_CHECKING:  # types only: the runtime reaches the database through app/services
+    from sqlalchemy.ext.asyncio import AsyncSession
+
     from app.db.models import GameTable
     from app.db.session import Database
 
@@ -93,6 +96,9 @@ log = logging.getLogger(__name__)
 SUGGESTING_LEVEL = "club"
 # Chat lines a freshly opened table page is sent.
 CHAT_HISTORY = 30
+# Close code of a socket whose table moved to another process ("service restart"): its
+# page reconnects, and reaches the table where it is now.
+CLOSE_TABLE_MOVED = 1012
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +126,12 @@ class TableActor:
         latency: LatencyRecorder,
         encoders: Encoders,
         writer: ActionWriter,
+        fence: int | None = None,
     ) -> None:
         self.table_id = table_id
+        # The fencing token every write checks when several processes serve the club
+        # (app/services/fencing.py); None in a single process.
+        self.fence = fence
         self.db = db
         # Stores accepted actions, many tables' in one commit (group commit).
         self.writer = writer
@@ -166,6 +176,24 @@ class TableActor:
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
+
+    def give_up(self) -> None:
+        """Another process owns this table now: stop at once, writing nothing more, and
+        close the sockets so that their pages reconnect to the table where it is."""
+        self._stop_bots()
+        for connection in list(self.connections):
+            connection.end(CLOSE_TABLE_MOVED)
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[AsyncSession]:
+        """A transaction for this table's work; when several processes serve the club, it
+        first checks that this one still owns the table (TableMoved otherwise)."""
+        async with self.db.transaction() as session:
+            if self.fence is not None:
+                await fencing.check(session, self.table_id, self.fence)
+            yield session
 
     async def call(self, command: Command) -> Any:
         """Queue a command and wait for its answer (or for the actor to have died)."""
@@ -214,18 +242,31 @@ class TableActor:
                     self._stop_bots()
                     self._reply(command, None)
                     return
-                await self._handle(command)
+                try:
+                    await self._handle(command)
+                except TableMoved:
+                    self._moved()
+                    return
             else:
                 try:
                     await self._on_timer()
+                except TableMoved:
+                    self._moved()
+                    return
                 except Exception:  # a failed timer step must not stop the table
                     log.exception("table %s: timer step failed", self.table_id)
             self._flush_closed()
 
+    def _moved(self) -> None:
+        log.warning("table %s: another process owns it now; a write was refused", self.table_id)
+        self._stop_bots()
+        for connection in list(self.connections):
+            connection.end(CLOSE_TABLE_MOVED)
+
     async def _load(self) -> None:
         """Read the table back from the database (at start, and after an action could not
         be stored), and rebuild a hand left running."""
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             table = await table_service.get_table(session, self.table_id)
             seats = await table_service.seats_of(session, self.table_id)
             pot = await ledger.balance_of(session, table_service.pot_key(self.table_id))
@@ -287,6 +328,9 @@ class TableActor:
     async def _handle(self, command: Command) -> None:
         try:
             result = await self._dispatch(command)
+        except TableMoved as error:  # this process must stop serving the table
+            self._fail(command, error)
+            raise
         except SalonError as error:
             self._fail(command, error)
         except Exception as error:  # never let one command kill the table
@@ -355,7 +399,7 @@ class TableActor:
             self._catch_up(connection, version)
         else:
             # Read before the connection is added: if this fails, nothing is left behind.
-            async with self.db.transaction() as session:
+            async with self._transaction() as session:
                 recent = await hand_store.recent_chat(session, self.table_id, CHAT_HISTORY)
             self.connections.add(connection)
             connection.send(self._snapshot_for(self.core.seat_of_user(connection.user_id)))
@@ -463,6 +507,8 @@ class TableActor:
         applied = core.apply(action, timed_out=timed_out)
         try:
             await self._store_action(applied, user_id, client_id)
+        except TableMoved:
+            raise  # not stored, and never will be here: the table is served elsewhere
         except Exception:
             # The engine moved but the database did not: go back to what is stored.
             log.exception("table %s: could not store an action; reloading", self.table_id)
@@ -489,6 +535,8 @@ class TableActor:
                 client_id=client_id,
                 user_id=user_id,
                 version=applied.version,
+                table_id=self.table_id,
+                fence=self.fence,
             )
         )
 
@@ -517,7 +565,7 @@ class TableActor:
         except EngineError as error:
             log.info("table %s: no hand dealt: %s", self.table_id, error.message)
             return
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             hand_id = await hand_store.begin_hand(
                 session,
                 table_id=self.table_id,
@@ -541,7 +589,7 @@ class TableActor:
         in the same transaction, so the seating happens once."""
         core = self.core
         eligible = set(core.eligible())
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             joined = await table_service.seats_by_arrival(session, self.table_id, eligible)
             seating = core.first_seating(joined)
             if seating is None:
@@ -566,7 +614,7 @@ class TableActor:
         after = core.seats_after_hand(end, sit_out_after=TIMEOUTS_BEFORE_SIT_OUT)
         display = core.display_names_at_deal(end)
         seats = None
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             reveal = await hand_store.settle_hand(
                 session,
                 hand_store.Settlement(
@@ -615,14 +663,14 @@ class TableActor:
         bot = self._bot_giving_way(command)
         if bot is not None and core.in_hand(bot.user_id):
             # The bot plays its hand out; the seat is this person's as soon as it ends.
-            async with self.db.transaction() as session:
+            async with self._transaction() as session:
                 await table_service.mark_leaving(session, self.table_id, bot.user_id)
                 seats = await table_service.seats_of(session, self.table_id)
             self.seat_wanted[bot.seat_no] = replace(command, seat_no=bot.seat_no)
             self._set_seats(seats)
             self._seats_changed("leaving", bot.seat_no)
             return table_service.Reply({"seat": bot.seat_no, "after_hand": True})
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             user = await table_service.member(session, command.user_id)
             if bot is not None:
                 await table_service.stand_up(session, self.table, bot.user_id)
@@ -659,7 +707,7 @@ class TableActor:
     async def _top_up(self, command: TopUp) -> table_service.Reply:
         assert self.table is not None
         self.core.check_may_top_up(command.user_id)
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             user = await table_service.member(session, command.user_id)
             reply = await table_service.top_up(
                 session, self.table, user, command.amount, command.request_key
@@ -671,7 +719,7 @@ class TableActor:
         return reply
 
     async def _sit_out(self, user_id: int, away: bool) -> dict[str, Any]:
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             await table_service.set_sitting_out(session, self.table_id, user_id, away)
             seats = await table_service.seats_of(session, self.table_id)
         self._set_seats(seats)
@@ -682,14 +730,14 @@ class TableActor:
     async def _stand(self, user_id: int) -> dict[str, Any]:
         assert self.table is not None
         if self.core.in_hand(user_id):
-            async with self.db.transaction() as session:
+            async with self._transaction() as session:
                 await table_service.mark_leaving(session, self.table_id, user_id)
                 seats = await table_service.seats_of(session, self.table_id)
             self._set_seats(seats)
             self._seats_changed("leaving", self.core.seat_of_user(user_id))
             return {"left": False, "after_hand": True}
         seat_no = self.core.seat_of_user(user_id)
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             returned = await table_service.stand_up(session, self.table, user_id)
             await hand_store.end_session_if_empty(session, self.table_id)
             seats = await table_service.seats_of(session, self.table_id)
@@ -713,7 +761,7 @@ class TableActor:
                 return {"status": "closing"}
             await self._close(by_admin)
             return {"status": "closed"}
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             table = await table_service.get_table(session, self.table_id)
             await table_service.set_status(session, table, status, by_admin=by_admin)
         self.table = table
@@ -722,7 +770,7 @@ class TableActor:
         return {"status": info.status}
 
     async def _edit(self, command: EditTable) -> dict[str, Any]:
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             table = await table_service.get_table(session, self.table_id)
             user = await table_service.member(session, command.user_id)
             dealt = self.core.hand is not None or bool(table.session_state)
@@ -732,7 +780,7 @@ class TableActor:
 
     async def _close(self, by_admin: int | None) -> None:
         """Return every stack, and the pot to those who paid into it, then close."""
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             table = await table_service.get_table(session, self.table_id)
             await table_service.return_pot(session, table)
             for seat in list(self.core.seats.values()):
@@ -788,7 +836,7 @@ class TableActor:
 
     async def _seat_bot(self, command: SeatBot) -> table_service.Reply:
         self.core.check_may_sit()
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             table = await table_service.get_table(session, self.table_id)
             seated = await bot_service.seat_bot(
                 session,
@@ -816,7 +864,7 @@ class TableActor:
         seat = next((s for s in self.core.seats.values() if s.seat_no == command.seat_no), None)
         if seat is None or seat.bot_level is None:
             raise Conflict("not_a_bot", f"No bot sits in seat {command.seat_no}.")
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             table = await table_service.get_table(session, self.table_id)
             await bot_service.record_admin(
                 session,
@@ -828,7 +876,7 @@ class TableActor:
         return await self._stand(seat.user_id)
 
     async def _set_bot_fill(self, command: SetBotFill) -> dict[str, Any]:
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             table = await table_service.get_table(session, self.table_id)
             await bot_service.set_bot_fill(session, table, command.level, by_admin=command.by_admin)
         self._set_table(table)
@@ -902,7 +950,7 @@ class TableActor:
         )
         if not leaving and not filling:
             return
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             table = await table_service.get_table(session, self.table_id)
             for seat in leaving:
                 await table_service.stand_up(session, table, seat.user_id)
@@ -922,7 +970,7 @@ class TableActor:
     # ------------------------------------------------------------------ chat
 
     async def _chat(self, connection: Connection, text: str) -> None:
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             user = await table_service.member(session, connection.user_id)
             moderation.check_may_chat(await moderation.muted_until(session, user.id))
             message = await hand_store.add_chat(session, self.table_id, user, text)
