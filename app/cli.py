@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -40,11 +41,16 @@ def _settings() -> Settings:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.commands.preflight import check_migrated
+    from app.commands.preflight import check_migrated, check_redis
     from app.main import create_app
 
     settings = _settings()
     check_migrated(settings)
+    if settings.redis_url:
+        check_redis(settings)
+    # Warnings of every part, and which tables move between processes (several processes).
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s:  %(name)s: %(message)s")
+    logging.getLogger("app.cluster").setLevel(logging.INFO)
     host = args.host or settings.host
     port = args.port or settings.port
     # The collector is tuned once the tables are loaded (app.tables.gc_pauses).
@@ -218,6 +224,8 @@ def cmd_bench_live(args: argparse.Namespace) -> int:
         args.clients,
         floor=not args.no_floor,
         async_commit=args.async_commit,
+        processes=args.processes,
+        redis_url=args.redis_url,
     )
 
 
@@ -365,6 +373,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--async-commit",
         action="store_true",
         help="serve with SALON_DB_ASYNC_COMMIT=true (commits not waited for on disk)",
+    )
+    live.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="serve with N processes sharing the database (N > 1: PostgreSQL and a Redis)",
+    )
+    live.add_argument(
+        "--redis-url",
+        help="the Redis of --processes N > 1 (default: REDIS_URL, else redis://127.0.0.1:6379/0)",
     )
     live.set_defaults(func=cmd_bench_live)
     hands = benchmark(

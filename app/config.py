@@ -99,6 +99,15 @@ class Settings(BaseSettings):
     bot_think_max_seconds: float = Field(default=2.0, ge=0, le=30)
     # Table sockets: messages allowed per 2-second window (three times that closes the socket).
     ws_messages_per_window: int = 20
+    # Several processes serving one club (app/cluster): Redis coordinates them. Unset: one
+    # process owns every table, as on the embedded database.
+    redis_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("REDIS_URL", "SALON_REDIS_URL")
+    )
+    # Every Redis key starts with this, so clubs (or test runs) can share one Redis.
+    redis_prefix: str = Field(default="salon", pattern=r"^[A-Za-z0-9_.-]{1,40}$")
+    # A table's lease: a dead process's tables move to another within about this long.
+    lease_seconds: float = Field(default=3.0, ge=0.5, le=60)
 
     @field_validator("database_url")
     @classmethod
@@ -138,6 +147,11 @@ class Settings(BaseSettings):
                 raise ValueError("production refuses SALON_COOKIE_SECURE=false")
             if self.argon2_profile != "standard":
                 raise ValueError("production refuses SALON_ARGON2_PROFILE=fast-insecure")
+        if self.redis_url and not self.resolved_database_url.startswith("postgresql"):
+            raise ValueError(
+                "REDIS_URL is set, but several processes can only share a PostgreSQL "
+                "database: set DATABASE_URL to one, or unset REDIS_URL to run one process"
+            )
         return self
 
     @property

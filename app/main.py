@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, RedirectResponse, Response
+from redis.asyncio import Redis
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -18,6 +19,7 @@ from app.api import hands as hands_api
 from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
 from app.bots.player import Thinking
+from app.cluster.node import ClusterNode
 from app.config import Settings, get_settings
 from app.db.session import Database
 from app.engine.registry import titles_said
@@ -158,7 +160,16 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.state.db = db
     app.state.tables = tables
     app.state.latency = tables.latency
-    app.state.logins = LoginSockets(db)
+    app.state.logins = logins = LoginSockets(db)
+    if settings.redis_url:  # several processes serve this club: Redis coordinates them
+        node = ClusterNode(
+            tables,
+            Redis.from_url(settings.redis_url),
+            settings.redis_prefix,
+            settings.lease_seconds,
+        )
+        tables.cluster = logins.cluster = node
+        node.on_recheck = logins.recheck_here
     app.state.secret_key = settings.resolved_secret_key()
     app.state.login_limiter = SlidingWindowLimiter(
         settings.login_max_failures, settings.login_window_seconds

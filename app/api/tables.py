@@ -32,7 +32,6 @@ from app.security.tokens import new_token
 from app.services import bots as bot_service
 from app.services import rule_words
 from app.services import tables as table_service
-from app.tables.actor import TableActor
 from app.tables.commands import (
     Command,
     Describe,
@@ -44,6 +43,7 @@ from app.tables.commands import (
     Sit,
     SitOut,
     Stand,
+    TableHandle,
     TopUp,
 )
 from app.tables.manager import TableManager
@@ -100,7 +100,7 @@ async def _public(
 async def _describe(manager: TableManager, table: GameTable) -> dict[str, Any]:
     if table.status == TableStatus.CLOSED:
         return {}
-    actor = await manager.actor(table.id)
+    actor = await manager.table(table.id)
     live: dict[str, Any] = await actor.call(Describe())
     return live
 
@@ -187,10 +187,10 @@ async def edit_table(
     return await _public(table, seats, await _describe(manager, table), caller)
 
 
-async def _live_actor(manager: TableManager, table: GameTable) -> TableActor:
+async def _live_actor(manager: TableManager, table: GameTable) -> TableHandle:
     if table.status == TableStatus.CLOSED:
         raise Conflict("table_closed", "This table is closed.")
-    return await manager.actor(table.id)
+    return await manager.table(table.id)
 
 
 async def _ask(
@@ -329,7 +329,7 @@ async def open_practice_table(
             bot_fill=body.level,
         )
         table = await table_service.create_table(session, user, spec)
-    actor = await manager.actor(table.id)
+    actor = await manager.table(table.id)
     await actor.call(Sit(caller.user.id, 0, high, new_token(16)))
     async with db.transaction() as session:
         seats = await table_service.seats_of(session, table.id)

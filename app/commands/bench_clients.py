@@ -36,7 +36,7 @@ T = TypeVar("T")
 class Play:
     """What every client process needs to know to play (sent to each one, so picklable)."""
 
-    base: str  # http://127.0.0.1:PORT
+    base: str  # http://127.0.0.1:PORT (with several server processes: the first one's)
     game: str
     actions: int
     think: float
@@ -49,6 +49,12 @@ class TablePlan:
     seed: float
     # Per seat, the session cookies of the robot seated there (none at the floor).
     cookies: list[dict[str, str]]
+    # Per seat, the server process its socket and its requests go to (`salon bench live
+    # --processes`); empty: `Play.base` for every seat.
+    bases: tuple[str, ...] = ()
+
+    def base_of(self, seat: int, default: str) -> str:
+        return self.bases[seat] if self.bases else default
 
 
 @dataclass(slots=True)
@@ -128,8 +134,9 @@ PlayTable = Callable[[TablePlan, list["Seat"], Outcome], Awaitable[None]]
 async def drive_tables(
     plans: list[TablePlan], open_socket: OpenSocket, play_table: PlayTable, ready: Ready
 ) -> Outcome:
-    """Open every seat's socket at these tables, wait for `ready`, then play them all at
-    once; close everything, whatever happens. The outcome, error frames counted."""
+    """Open every seat's socket at these tables (one after the other, in seat order, so
+    `open_socket` may count them), wait for `ready`, then play them all at once; close
+    everything, whatever happens. The outcome, error frames counted."""
     tables: list[list[Seat]] = []
     readers: list[asyncio.Task[None]] = []
     outcome = Outcome()

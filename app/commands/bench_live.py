@@ -31,6 +31,19 @@ to end figure. A robot that runs short of chips buys in again between hands, as 
 would and as far as its game lets it (a table may deal only to players who have chips).
 Each game's driver says how its tables are opened (`bench_table`). Last, a JSON line.
 
+``--processes N`` (N > 1) serves the club with N ``salon serve`` processes sharing the
+(PostgreSQL) database, coordinated by a Redis (``--redis-url``, else ``REDIS_URL``, else the
+local one) under a key prefix of the run's own, deleted at the end. The robots spread their
+requests and sockets over the processes as a balancer without sticky sessions would (seat
+by seat: see `_open_tables`), so most sockets reach their table through another process.
+Throughput and the end to end figures are the robots' own, measured as with one process.
+The server figures are not those of every action: each process records only the actions
+that arrived on its own sockets at the tables it owns (an action forwarded from another
+process is not timed there), so the line printed says so, counts those actions over every
+process, and gives the worst process's median and p99 (an upper bound of those actions'
+pooled figures). Memory is the processes' together; the floors, one process each, are not
+run.
+
 The database must be a scratch one (it is migrated and seeded with robot members); the
 command refuses a database that already has a club.
 """
@@ -43,16 +56,20 @@ import itertools
 import json
 import os
 import random
+import re
 import secrets
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.commands.bench_clients import (
@@ -82,6 +99,8 @@ PLAYERS_PER_TABLE = 4
 _ROBOT_LIMITS = httpx.Limits(keepalive_expiry=2)
 TABLES_PER_ROBOT = 8  # a member may keep eight table sockets open
 SHOWN_STUCK = 3
+# Where `--processes` looks for a Redis when neither --redis-url nor REDIS_URL says.
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 async def _server_figures(owner: httpx.AsyncClient, expected: int) -> dict[str, Any]:
@@ -94,6 +113,120 @@ async def _server_figures(owner: httpx.AsyncClient, expected: int) -> dict[str, 
         if measured["count"] >= expected or time.perf_counter() > deadline:
             return measured
         await asyncio.sleep(0.05)
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """Several server processes sharing the database, coordinated by a Redis under a prefix
+    of this run's own."""
+
+    processes: int
+    redis_url: str
+    prefix: str
+
+
+async def _wait_healthy(server: subprocess.Popen[bytes], base: str, log: Path) -> None:
+    async with httpx.AsyncClient(base_url=base) as probe:
+        for _ in range(300):
+            if server.poll() is not None:
+                raise SystemExit(f"bench live: a server process stopped at start-up; see {log}")
+            try:
+                if (await probe.get("/api/health")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                await asyncio.sleep(0.1)
+
+
+def _rss(servers: list[subprocess.Popen[bytes]]) -> float:
+    """The server processes' resident memory together (MB)."""
+    return round(sum(rss_mb(server.pid) for server in servers), 1)
+
+
+async def _cluster_figures(
+    owner: httpx.AsyncClient, bases: list[str], expected: int
+) -> dict[str, Any]:
+    """The recorders of every process, put together. Each records only the actions that
+    reached its own sockets at its own tables, so no count is expected: ask until the sum
+    stops growing (for up to ten seconds). Medians and p99s are the worst process's: an
+    upper bound of those of the actions recorded together (a figure that at most 1% of
+    each process's actions exceed is one that at most 1% of them all exceed)."""
+    deadline = time.perf_counter() + 10.0
+    last = -1
+    while True:
+        each = []
+        for base in bases:
+            answer = await owner.get(f"{base}/api/admin/latency")
+            each.append(answer.raise_for_status().json())
+        count = sum(int(measured["count"]) for measured in each)
+        if count in (last, expected) or time.perf_counter() > deadline:
+            break
+        last = count
+        await asyncio.sleep(0.5)
+    pauses: dict[int, dict[str, Any]] = {}
+    for measured in each:
+        for line in measured.get("gc_pauses", []):
+            pause = pauses.setdefault(
+                line["generation"], {"generation": line["generation"], "count": 0}
+            )
+            pause["count"] += line["count"]
+            for key in ("p99_ms", "max_ms"):
+                pause[key] = _worst([pause.get(key), line[key]])
+    writes = [measured.get("action_writes") or {} for measured in each]
+    stored = sum(int(w.get("actions", 0)) for w in writes)
+    commits = sum(int(w.get("writes", 0)) for w in writes)
+    return {
+        "count": count,
+        **{key: _worst([m[key] for m in each]) for key in ("median_ms", "p99_ms", "max_ms")},
+        "gc_pauses": [pauses[generation] for generation in sorted(pauses)],
+        "action_writes": {"actions_per_write": round(stored / commits, 2) if commits else None},
+    }
+
+
+def _worst(values: list[float | None]) -> float | None:
+    known = [value for value in values if value is not None]
+    return max(known) if known else None
+
+
+async def _table_owners(cluster: Cluster, logs: list[Path], table_ids: list[int]) -> list[int]:
+    """How many of the tables each process served at the end, in the order started."""
+    ids = []
+    for log in logs:
+        found = re.findall(r"processes as process (\S+)", log.read_text())
+        ids.append(found[-1] if found else None)
+    counts = [0] * len(logs)
+    redis = Redis.from_url(cluster.redis_url, decode_responses=True)
+    try:
+        for table_id in table_ids:
+            owner = await redis.get(f"{cluster.prefix}:table:{table_id}:owner")
+            if owner in ids:
+                counts[ids.index(owner)] += 1
+    finally:
+        await redis.aclose()
+    return counts
+
+
+async def _redis_answers(redis_url: str) -> str | None:
+    """None if the Redis at `redis_url` answers, else why not."""
+    redis = Redis.from_url(redis_url)
+    try:
+        await redis.ping()
+    except (RedisError, OSError, ValueError) as error:
+        return str(error) or type(error).__name__
+    finally:
+        await redis.aclose()
+    return None
+
+
+async def _forget_keys(cluster: Cluster) -> None:
+    """Delete this run's keys (best effort: they would expire or lie unused anyway)."""
+    redis = Redis.from_url(cluster.redis_url)
+    try:
+        async for key in redis.scan_iter(match=f"{cluster.prefix}:*", count=500):
+            await redis.delete(key)
+    except (RedisError, OSError):
+        pass
+    finally:
+        await redis.aclose()
 
 
 async def _seed(url: str, robots: int, password: str) -> None:
@@ -191,8 +324,9 @@ async def _top_up_broke(play: Play, plan: TablePlan, seats: list[Seat]) -> bool:
         if seat_no >= len(seats) or not _needs_chips(play.game, stack, play.buy_in):
             continue
         cookies = seats[seat_no].cookies
+        base = plan.base_of(seat_no, play.base)
         async with httpx.AsyncClient(
-            base_url=play.base, cookies=cookies, timeout=30, limits=_ROBOT_LIMITS
+            base_url=base, cookies=cookies, timeout=30, limits=_ROBOT_LIMITS
         ) as client:
             response = await client.post(
                 f"/api/tables/{plan.table_id}/top-up",
@@ -297,13 +431,16 @@ async def _play_timed(
 
 async def _drive(play: Play, plans: list[TablePlan], ready: Ready) -> Outcome:
     """Open every seat's socket at these tables, wait for `ready`, then play; the outcome."""
-    host = play.base.removeprefix("http://")
+    opened: dict[int, int] = {}  # per table, the sockets opened so far (in seat order)
 
     async def open_socket(plan: TablePlan, cookies: dict[str, str]) -> ClientConnection:
+        seat = opened.get(plan.table_id, 0)
+        opened[plan.table_id] = seat + 1
+        base = plan.base_of(seat, play.base)
         return await connect(
-            f"ws://{host}/ws/tables/{plan.table_id}",
+            f"ws://{base.removeprefix('http://')}/ws/tables/{plan.table_id}",
             additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())},
-            origin=play.base,  # type: ignore[arg-type]
+            origin=base,  # type: ignore[arg-type]
             max_size=2**20,
         )
 
@@ -322,11 +459,12 @@ async def _bench(
     think: float,
     clients: int,
     async_commit: bool,
+    cluster: Cluster | None = None,
 ) -> dict[str, Any]:
     password = secrets.token_urlsafe(12)
     robots = max(PLAYERS_PER_TABLE, -(-tables * PLAYERS_PER_TABLE // TABLES_PER_ROBOT))
     await _seed(url, robots, password)
-    port = free_port()
+    processes = cluster.processes if cluster else 1
     data_dir = tempfile.mkdtemp(prefix="salon-bench-")
     env = {
         **os.environ,
@@ -336,47 +474,68 @@ async def _bench(
         "SALON_WS_MESSAGES_PER_WINDOW": "100000",
         "SALON_DB_ASYNC_COMMIT": "true" if async_commit else "false",
     }
-    log = Path(data_dir) / "server.log"
-    server = subprocess.Popen(  # noqa: ASYNC220, S603 (our own command, started once)
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
+    for inherited in ("REDIS_URL", "SALON_REDIS_URL", "SALON_REDIS_PREFIX"):
+        env.pop(inherited, None)  # one process unless asked: never a club's own Redis keys
+    if cluster:
+        env |= {"REDIS_URL": cluster.redis_url, "SALON_REDIS_PREFIX": cluster.prefix}
+    servers: list[subprocess.Popen[bytes]] = []
+    logs: list[Path] = []
+    bases: list[str] = []
     buy_in = driver(game).bench_table.buy_in
-    play = Play(base=base, game=game, actions=actions, think=think, buy_in=buy_in)
+    owners: list[int] = []
     try:
-        async with httpx.AsyncClient(base_url=base) as probe:
-            for _ in range(300):
-                try:
-                    if (await probe.get("/api/health")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    await asyncio.sleep(0.1)
-        # `server` is the process serving (Uvicorn runs in it): its memory before any
-        # table is opened, then with every seat taken and every socket open.
-        rss_before = rss_mb(server.pid)
+        for n in range(processes):
+            port = free_port()
+            while f"http://127.0.0.1:{port}" in bases:
+                port = free_port()
+            log = Path(data_dir) / ("server.log" if processes == 1 else f"server-{n}.log")
+            servers.append(
+                subprocess.Popen(  # noqa: ASYNC220, S603 (our own command, started once)
+                    [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+                    env=env,
+                    stdout=log.open("w"),
+                    stderr=subprocess.STDOUT,
+                )
+            )
+            logs.append(log)
+            bases.append(f"http://127.0.0.1:{port}")
+        base = bases[0]
+        play = Play(base=base, game=game, actions=actions, think=think, buy_in=buy_in)
+        for server, served, log in zip(servers, bases, logs, strict=True):
+            await _wait_healthy(server, served, log)
+        # `servers` are the processes serving (Uvicorn runs in them): their memory before
+        # any table is opened, then with every seat taken and every socket open.
+        rss_before = _rss(servers)
         rss_seated = rss_before
         async with httpx.AsyncClient(base_url=base, timeout=30) as owner:
             await _login(owner, "benchowner", password)
-            plans = await _open_tables(owner, play, tables, robots, password, random.Random(seed))
+            plans = await _open_tables(
+                owner, play, bases, tables, robots, password, random.Random(seed)
+            )
             owner_headers = {"X-CSRF-Token": owner.cookies["salon_csrf"]}
             started = time.perf_counter()
 
             async def start() -> None:
-                """Every socket is open: forget what the server measured so far, and go."""
+                """Every socket is open: forget what the servers measured so far, and go."""
                 nonlocal started, rss_seated
-                rss_seated = rss_mb(server.pid)
-                (await owner.delete("/api/admin/latency", headers=owner_headers)).raise_for_status()
+                rss_seated = _rss(servers)
+                for served in bases:  # the session is the club's: good on every process
+                    reset = await owner.delete(f"{served}/api/admin/latency", headers=owner_headers)
+                    reset.raise_for_status()
                 started = time.perf_counter()
 
             outcome = await play_tables(_drive, play, plans, clients, start)
             elapsed = time.perf_counter() - started
-            measured = await _server_figures(owner, len(outcome.samples))
+            if cluster:
+                measured = await _cluster_figures(owner, bases, len(outcome.samples))
+                owners = await _table_owners(cluster, logs, [plan.table_id for plan in plans])
+            else:
+                measured = await _server_figures(owner, len(outcome.samples))
     finally:
-        server.terminate()
-        server.wait(10)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(10)
     median, p99, most = percentiles(outcome.samples)
     grown_kb = (rss_seated - rss_before) * 1024
     return {
@@ -415,7 +574,8 @@ async def _bench(
         "rss_kb_per_table": round(grown_kb / tables, 1),
         "rss_kb_per_socket": round(grown_kb / (tables * PLAYERS_PER_TABLE), 1),
         "database": "postgresql" if url.startswith("postgresql") else url.split(":", 1)[0],
-    }
+        "processes": processes,
+    } | ({"tables_per_process": owners, "redis_prefix": cluster.prefix} if cluster else {})
 
 
 # The figures each floor reports, named in the JSON line with its prefix.
@@ -478,12 +638,16 @@ async def _floors(
 async def _open_tables(
     owner: httpx.AsyncClient,
     play: Play,
+    bases: list[str],
     tables: int,
     robots: int,
     password: str,
     rng: random.Random,
 ) -> list[TablePlan]:
-    """The owner opens the tables and the robots sit down, over the REST API."""
+    """The owner opens the tables and the robots sit down, over the REST API. With several
+    server processes, as behind a balancer without sticky sessions: robot n talks to
+    process n % N over HTTP, the socket of seat s at table t (its index t * 4 + s among all
+    seats) goes to process (t * 4 + s) % N, and the owner opens table t on process t % N."""
     table = driver(play.game).bench_table
     body: dict[str, Any] = {
         "game": play.game,
@@ -496,13 +660,14 @@ async def _open_tables(
     robots_http = []
     try:
         for n in range(robots):
-            client = httpx.AsyncClient(base_url=play.base, timeout=30, limits=_ROBOT_LIMITS)
+            base = bases[n % len(bases)]
+            client = httpx.AsyncClient(base_url=base, timeout=30, limits=_ROBOT_LIMITS)
             robots_http.append(client)
             await _login(client, f"robot{n:03d}", password)
         plans = []
         for t in range(tables):
             made = await owner.post(
-                "/api/tables",
+                f"{bases[t % len(bases)]}/api/tables",
                 json={"name": f"Bench {t}", **body},
                 headers={"X-CSRF-Token": owner.cookies["salon_csrf"]},
             )
@@ -518,7 +683,15 @@ async def _open_tables(
                 )
                 sat.raise_for_status()
                 cookies.append(dict(client.cookies.items()))
-            plans.append(TablePlan(table_id=table_id, seed=rng.random(), cookies=cookies))
+            at = [bases[(t * PLAYERS_PER_TABLE + s) % len(bases)] for s in range(len(cookies))]
+            plans.append(
+                TablePlan(
+                    table_id=table_id,
+                    seed=rng.random(),
+                    cookies=cookies,
+                    bases=tuple(at) if len(bases) > 1 else (),
+                )
+            )
     finally:
         for client in robots_http:
             await client.aclose()
@@ -535,29 +708,77 @@ def run_live_bench(
     clients: int = 2,
     floor: bool = True,
     async_commit: bool = False,
+    processes: int = 1,
+    redis_url: str | None = None,
 ) -> int:
     from app.db.migrate import upgrade_head
 
-    if tables < 1 or actions < 1 or clients < 1:
-        print("bench live: tables, actions and clients must be at least 1", file=sys.stderr)
+    if tables < 1 or actions < 1 or clients < 1 or processes < 1:
+        print(
+            "bench live: tables, actions, clients and processes must be at least 1",
+            file=sys.stderr,
+        )
         return 2
+    cluster = None
+    if processes > 1:
+        if not database_url.startswith(("postgresql", "postgres:")):
+            print(
+                "bench live: several processes can only share a PostgreSQL database; "
+                "give --database-url a postgresql:// one, or run with --processes 1",
+                file=sys.stderr,
+            )
+            return 2
+        redis_url = redis_url or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+        why = asyncio.run(_redis_answers(redis_url))
+        if why is not None:
+            print(
+                f"bench live: --processes {processes} needs a Redis, and none answered at "
+                f"{redis_url} ({why}); give one with --redis-url",
+                file=sys.stderr,
+            )
+            return 2
+        cluster = Cluster(processes, redis_url, "bench-" + secrets.token_hex(4))
     upgrade_head(database_url)
     think = think_ms / 1000
-    summary = asyncio.run(
-        _bench(database_url, tables, actions, game, seed, think, clients, async_commit)
+    try:
+        summary = asyncio.run(
+            _bench(database_url, tables, actions, game, seed, think, clients, async_commit, cluster)
+        )
+    finally:
+        if cluster:
+            asyncio.run(_forget_keys(cluster))
+    # The floors are one process each: with several, they are not run, and that is said.
+    summary |= asyncio.run(
+        _floors(summary, database_url, actions, seed, think, floor and not cluster)
     )
-    summary |= asyncio.run(_floors(summary, database_url, actions, seed, think, floor))
+    if cluster and floor:
+        for name in ("floor", "floor_insert"):
+            summary[f"{name}_skipped"] = "the floors are single-process: not run with --processes"
     print(
         f"{summary['game']}: {tables} table(s), think {think_ms} ms, "
         f"{summary['actions']} actions in {summary['seconds']} s on {summary['database']}, "
         f"{summary['clients']} client process(es)"
         + (", asynchronous commit" if async_commit else "")
+        + (f", {processes} server processes" if cluster else "")
     )
-    print(
-        f"server: action received -> last seat's broadcast sent: "
-        f"median {summary['server_median_ms']} ms, p99 {summary['server_p99_ms']} ms, "
-        f"max {summary['server_max_ms']} ms ({summary['server_actions']} actions)"
-    )
+    if cluster:
+        print(
+            "server (actions arriving at their table's own process only; worst process's "
+            f"figures): action received -> last seat's broadcast sent: "
+            f"median {summary['server_median_ms']} ms, p99 {summary['server_p99_ms']} ms, "
+            f"max {summary['server_max_ms']} ms ({summary['server_actions']} actions over "
+            f"{processes} processes)"
+        )
+        print(
+            "tables served by each process at the end: "
+            + ", ".join(str(count) for count in summary["tables_per_process"])
+        )
+    else:
+        print(
+            f"server: action received -> last seat's broadcast sent: "
+            f"median {summary['server_median_ms']} ms, p99 {summary['server_p99_ms']} ms, "
+            f"max {summary['server_max_ms']} ms ({summary['server_actions']} actions)"
+        )
     print(
         f"end to end: action sent -> last seat received: median {summary['median_ms']} ms, "
         f"p99 {summary['p99_ms']} ms, max {summary['max_ms']} ms"
@@ -573,7 +794,8 @@ def run_live_bench(
         f"{summary['actions_per_write']} actions per commit"
     )
     print(
-        f"server memory: {summary['server_rss_before_mb']} MB before seating, "
+        ("server memory" if not cluster else f"server memory ({processes} processes together)")
+        + f": {summary['server_rss_before_mb']} MB before seating, "
         f"{summary['server_rss_mb']} MB seated: about {summary['rss_kb_per_table']} KB "
         f"a table, {summary['rss_kb_per_socket']} KB a socket"
     )

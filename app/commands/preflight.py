@@ -143,3 +143,37 @@ def check_migrated(settings: Settings) -> None:
             f"The database's schema ({revision}) is not this version's newest: run "
             "`salon migrate` to upgrade it."
         )
+
+
+def check_redis(settings: Settings) -> None:
+    """Redis answers at REDIS_URL (several processes cannot serve the club without it)."""
+    from urllib.parse import urlsplit
+
+    from redis.asyncio import Redis
+    from redis.exceptions import AuthenticationError, RedisError
+
+    url = str(settings.redis_url)
+    try:
+        parts = urlsplit(url)
+        where = f"{parts.hostname or 'localhost'}:{parts.port or 6379}"
+    except ValueError:
+        raise SetupProblem(f"REDIS_URL is not a URL Redis understands: {url!r}.") from None
+
+    async def ping() -> None:
+        client = Redis.from_url(url, socket_connect_timeout=3)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(ping())
+    except AuthenticationError:
+        raise SetupProblem(
+            f"Redis at {where} refused the credentials in REDIS_URL: correct them."
+        ) from None
+    except (RedisError, OSError, ValueError):
+        raise SetupProblem(
+            f"Cannot reach Redis at {where} (REDIS_URL): start it, correct REDIS_URL, or "
+            "unset it to run a single process."
+        ) from None

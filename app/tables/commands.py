@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from app.tables.events import Encode
 from app.tables.latency import BroadcastTracker
@@ -209,3 +209,12 @@ class Suggest(Command):
     """At a practice table: what the club-level bot would play from this seat's view."""
 
     connection: Connection
+
+
+class TableHandle(Protocol):
+    """Where a table's commands go: its actor in this process, or (several processes
+    serving the club) a handle reaching the process that owns it (app/cluster)."""
+
+    table_id: int
+
+    async def call(self, command: Command) -> Any: ...

@@ -14,11 +14,12 @@ from app.services import tables as table_service
 from app.services.action_writer import ActionWriter
 from app.tables.actor import RuntimeSettings, TableActor
 from app.tables.clock import Clock
-from app.tables.commands import Encoders
+from app.tables.commands import Encoders, TableHandle
 from app.tables.gc_pauses import GcPauses, tune_collector
 from app.tables.latency import LatencyRecorder
 
 if TYPE_CHECKING:  # types only: the runtime reaches the database through app/services
+    from app.cluster.node import ClusterNode
     from app.db.session import Database
 
 
@@ -39,20 +40,44 @@ class TableManager:
         self.writer = ActionWriter(db)
         self.actors: dict[int, TableActor] = {}
         self._lock = asyncio.Lock()
+        # Set when several processes serve the club (REDIS_URL; app/cluster).
+        self.cluster: ClusterNode | None = None
 
     async def start(self, *, tune_gc: bool = False) -> None:
-        """Bring back every table not closed. `tune_gc`: then tune the garbage collector for
-        serving (gc_pauses.tune_collector; see Settings.gc_freeze)."""
-        async with self.db.transaction() as session:
-            ids = await table_service.open_table_ids(session)
-        for table_id in ids:
-            await self.actor(table_id)
+        """Bring back every table not closed (with several processes, join the others: the
+        tables nobody owns are taken within a second). `tune_gc`: then tune the garbage
+        collector for serving (gc_pauses.tune_collector; see Settings.gc_freeze)."""
+        if self.cluster is not None:
+            await self.cluster.start()
+        else:
+            async with self.db.transaction() as session:
+                ids = await table_service.open_table_ids(session)
+            for table_id in ids:
+                await self.actor(table_id)
         self.gc_pauses.install()
         if tune_gc:
             tune_collector()
 
-    async def actor(self, table_id: int) -> TableActor:
-        """The table's actor, started (and its state loaded) if it was not running."""
+    async def table(self, table_id: int) -> TableHandle:
+        """What to send a table's commands to: its actor here, or (several processes) a
+        handle reaching the process that owns it."""
+        if self.cluster is not None:
+            return await self.cluster.handle(table_id)
+        return await self.actor(table_id)
+
+    async def running(self, table_id: int) -> TableHandle | None:
+        """The table if some process is serving it now, without starting it."""
+        if self.cluster is not None:
+            owner = await self.cluster.leases.owner(table_id)
+            return await self.cluster.handle(table_id) if owner is not None else None
+        actor = self.actors.get(table_id)
+        if actor is None or actor.task is None or actor.task.done():
+            return None
+        return actor
+
+    async def actor(self, table_id: int, *, fence: int | None = None) -> TableActor:
+        """The table's actor in this process, started (and its state loaded) if it was not
+        running. `fence`: the fencing token its writes carry (several processes)."""
         async with self._lock:
             actor = self.actors.get(table_id)
             if actor is None or (actor.task is not None and actor.task.done()):
@@ -66,6 +91,7 @@ class TableManager:
                     self.latency,
                     self.encoders,
                     self.writer,
+                    fence,
                 )
                 actor.start()
                 self.actors[table_id] = actor
@@ -77,7 +103,12 @@ class TableManager:
 
     async def stop(self) -> None:
         self.gc_pauses.uninstall()
+        if self.cluster is not None:
+            await self.cluster.stop()  # stops the actors, then lets go of their leases
+        await self.stop_actors()
+        await self.writer.close()
+
+    async def stop_actors(self) -> None:
         for actor in list(self.actors.values()):
             await actor.stop()
         self.actors.clear()
-        await self.writer.close()

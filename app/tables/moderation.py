@@ -14,8 +14,8 @@ from app.tables.manager import TableManager
 async def announce_removal(manager: TableManager, removed: Removed) -> None:
     """Tell the line's table, if it is running (a table nobody has open has nobody to
     tell: its pages read the line as removed when they open)."""
-    actor = manager.actors.get(removed.table_id)
-    if actor is None or actor.task is None or actor.task.done():
+    actor = await manager.running(removed.table_id)
+    if actor is None:
         return
     with contextlib.suppress(ActorGone):
         await actor.call(ChatRemoved(removed.id, removed.name, removed.at))

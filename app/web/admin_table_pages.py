@@ -107,7 +107,7 @@ async def set_status(
             table = await table_service.get_table(session, table_id)
         if table.status == TableStatus.CLOSED:
             raise Conflict("table_closed", "This table is closed.")
-        actor = await _manager(request).actor(table_id)
+        actor = await _manager(request).table(table_id)
         answer = await actor.call(SetStatus(STATUS_VERBS[verb], by_admin=admin.id))
         return f"The table is {answer['status']}."
 
@@ -119,7 +119,7 @@ async def _ask_table(request: Request, db: DbDep, table_id: int, command: Comman
         table = await table_service.get_table(session, table_id)
     if table.status == TableStatus.CLOSED:
         raise Conflict("table_closed", "This table is closed.")
-    actor = await _manager(request).actor(table_id)
+    actor = await _manager(request).table(table_id)
     return await actor.call(command)
 
 

@@ -358,7 +358,7 @@ async def edit_table(request: Request, db: DbDep, caller: OptionalCaller, table_
             raise Conflict("table_closed", "This table is closed.")
         edit = _table_edit(table, form)
         manager: TableManager = request.app.state.tables
-        actor = await manager.actor(table_id)
+        actor = await manager.table(table_id)
         await actor.call(EditTable(caller.user.id, edit))
     except SalonError as error:
         return await _rules_page(request, db, caller, table_id, error=error)

@@ -328,6 +328,6 @@ async def treasury_overview(session: AsyncSession, request: Request) -> dict[str
             (table_id, names.tables.get(table_id, f"#{table_id}"), summary)
             for table_id, summary in by_table.items()
         ],
-        "members_online": logins.members_online(),
+        "members_online": await logins.members_online(),
         "pending_chip_requests": await chip_requests.pending_count(session),
     }

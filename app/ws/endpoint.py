@@ -28,9 +28,18 @@ from app.security.csrf import origin_allowed
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import auth
 from app.services import tables as table_service
-from app.tables.actor import TableActor
 from app.tables.clock import Clock
-from app.tables.commands import Act, Chat, Connection, Contribute, Join, Leave, Resync, Suggest
+from app.tables.commands import (
+    Act,
+    Chat,
+    Connection,
+    Contribute,
+    Join,
+    Leave,
+    Resync,
+    Suggest,
+    TableHandle,
+)
 from app.tables.manager import TableManager
 from app.tables.table import ActionRequest
 from app.ws.logins import CLOSE_SESSION_ENDED, LoginSockets, OpenSocket
@@ -106,14 +115,14 @@ async def table_socket(websocket: WebSocket, table_id: Id) -> None:
     connection = Connection(user_id=user.id, username=user.username)
     socket = OpenSocket(user.id, websocket.cookies[SESSION_COOKIE], connection)
     try:
-        actor = await manager.actor(table_id)
-        logins.add(socket)
+        actor = await manager.table(table_id)
+        await logins.add(socket)
     except SalonError:
         await websocket.close(code=CLOSE_POLICY)
         return
     try:
         await websocket.accept()
-        await _serve(websocket, actor, connection, _expiry(manager.clock, login))
+        await _serve(websocket, actor, connection, manager.clock, _expiry(manager.clock, login))
     finally:
         # Whatever ended the socket (the client, an error, a cancellation), the table must
         # not keep it: a closed connection is dropped by the actor even if `Leave` is lost.
@@ -129,7 +138,11 @@ def _expiry(clock: Clock, login: AuthSession) -> float:
 
 
 async def _serve(
-    websocket: WebSocket, actor: TableActor, connection: Connection, expires: float
+    websocket: WebSocket,
+    actor: TableHandle,
+    connection: Connection,
+    clock: Clock,
+    expires: float,
 ) -> None:
     version = websocket.query_params.get("version")
     try:
@@ -149,7 +162,7 @@ async def _serve(
         asyncio.create_task(_write(websocket, connection)),
         asyncio.create_task(_read(websocket, actor, connection)),
         asyncio.create_task(connection.ended.wait()),
-        asyncio.create_task(_expire(actor.clock, expires, connection)),
+        asyncio.create_task(_expire(clock, expires, connection)),
     }
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
@@ -193,7 +206,7 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
             tracker.sent()
 
 
-async def _read(websocket: WebSocket, actor: TableActor, connection: Connection) -> None:
+async def _read(websocket: WebSocket, actor: TableHandle, connection: Connection) -> None:
     per_window = websocket.app.state.settings.ws_messages_per_window
     limiter = SlidingWindowLimiter(per_window * FLOOD_FACTOR, WINDOW_SECONDS)
     soft = SlidingWindowLimiter(per_window, WINDOW_SECONDS)
@@ -266,7 +279,7 @@ def _request(message: ActionIn) -> ActionRequest:
 
 
 async def _dispatch(
-    actor: TableActor,
+    actor: TableHandle,
     connection: Connection,
     parsed: ClientMessage,
     chat_limiter: SlidingWindowLimiter,

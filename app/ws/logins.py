@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.db.session import Database
 from app.errors import RateLimited
 from app.services import auth
 from app.tables.commands import Connection
+
+if TYPE_CHECKING:
+    from app.cluster.node import ClusterNode
 
 MAX_SOCKETS_PER_MEMBER = 8
 # Close code of a socket whose login has ended (4000-4999: the application's own).
@@ -44,28 +48,44 @@ class LoginSockets:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._by_member: defaultdict[int, set[OpenSocket]] = defaultdict(set)
+        # Several processes serving the club: they count each member's sockets together
+        # and hear of each other's rechecks (app/cluster).
+        self.cluster: ClusterNode | None = None
 
-    def add(self, socket: OpenSocket) -> None:
+    async def add(self, socket: OpenSocket) -> None:
         if len(self._by_member[socket.user_id]) >= MAX_SOCKETS_PER_MEMBER:
             raise TooManyConnections()
+        if self.cluster is not None:
+            await self.cluster.sockets.open(socket.user_id, MAX_SOCKETS_PER_MEMBER)
         self._by_member[socket.user_id].add(socket)
 
     def discard(self, socket: OpenSocket) -> None:
         sockets = self._by_member.get(socket.user_id)
-        if sockets is not None:
+        if sockets is not None and socket in sockets:
             sockets.discard(socket)
             if not sockets:
                 del self._by_member[socket.user_id]
+            if self.cluster is not None:
+                self.cluster.sockets.closed(socket.user_id)
 
     def count(self, user_id: int) -> int:
         return len(self._by_member.get(user_id, ()))
 
-    def members_online(self) -> int:
-        """Members with at least one table socket open now."""
+    async def members_online(self) -> int:
+        """Members with at least one table socket open now (in any process)."""
+        if self.cluster is not None:
+            return await self.cluster.sockets.members_online()
         return len(self._by_member)
 
     async def recheck(self, user_id: int) -> int:
-        """End every socket of this member whose login no longer holds; how many ended."""
+        """End every socket of this member whose login no longer holds, in every process;
+        how many ended in this one."""
+        if self.cluster is not None:
+            self.cluster.recheck_everywhere(user_id)
+        return await self.recheck_here(user_id)
+
+    async def recheck_here(self, user_id: int) -> int:
+        """End every socket of this member in this process whose login no longer holds."""
         sockets = list(self._by_member.get(user_id, ()))
         if not sockets:
             return 0

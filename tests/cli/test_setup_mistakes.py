@@ -86,6 +86,23 @@ def test_a_trusted_proxy_that_is_not_an_address(tmp_path: Path) -> None:
     _one_sentence(salon("serve", env=env), "SALON_TRUSTED_PROXIES lists 'nginx'")
 
 
+def test_several_processes_on_the_embedded_database(tmp_path: Path) -> None:
+    env = salon_env(tmp_path, REDIS_URL="redis://127.0.0.1:6379/0")
+    _one_sentence(salon("serve", env=env), "REDIS_URL is set", "PostgreSQL")
+
+
+def test_an_unreachable_redis(tmp_path: Path) -> None:
+    scratch = create_postgres_database()
+    try:
+        env = salon_env(tmp_path, scratch)
+        assert salon("migrate", env=env).returncode == 0
+        port = free_port()  # nothing listens there
+        env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+        _one_sentence(salon("serve", env=env), f"Cannot reach Redis at 127.0.0.1:{port}", "unset")
+    finally:
+        drop_postgres_database(scratch)
+
+
 @pytest.mark.parametrize(
     "command",
     [

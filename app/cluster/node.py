@@ -1,0 +1,415 @@
+"""One process among several serving a club (REDIS_URL set): which tables it owns, how it
+reaches the others' tables, and how it takes over a dead process's tables.
+
+- **Ownership.** A table is served by the process holding its lease (app/cluster/leases.py).
+  Taking one: the lease, then the fencing token raised in Postgres (app/services/fencing.py),
+  then the actor started with that token — it restores the table from Postgres as after a
+  restart, and every write it makes checks the token.
+- **Renewal.** Every third of a lease period this process renews its leases and its
+  heartbeat. A lease found in another's hands means the table moved (this process was
+  paused or cut off): its actor stops at once, without writing (its writes would be refused
+  anyway). While Redis cannot be reached, nothing is given up.
+- **Takeover.** Once a second the open tables are read from Postgres; one without a lease
+  (its owner died) is taken by the first process to try, and so is one whose owner no
+  longer listens on Redis: a process that dies loses its Redis connections, and with them
+  its subscription, at once — so its tables move within about a second, not when its
+  leases lapse.
+- **Proxying.** A socket that reached this process for a table owned elsewhere is served
+  through `RemoteTable`: its commands go to the owner, its frames come back here. When the
+  table's owner changes, the socket is closed with 1012 so that the page reconnects and
+  joins the table where it is now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from redis.asyncio import Redis
+
+from app.cluster.bus import Bus, RequestTimedOut
+from app.cluster.codec import (
+    decode_answer,
+    decode_command,
+    decode_error,
+    encode_answer,
+    encode_command,
+    encode_error,
+)
+from app.cluster.leases import Leases
+from app.cluster.remote import RemoteConnection, RemoteTable
+from app.cluster.sockets import MemberSockets
+from app.security.tokens import new_token
+from app.services import fencing
+from app.services import tables as table_service
+from app.tables.actor import ActorGone, TableActor
+from app.tables.commands import Command, Connection, Join, Leave, TableHandle
+
+if TYPE_CHECKING:
+    from app.tables.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+# Close code of a socket whose table moved to another process: "service restart", which
+# every browser's page answers by reconnecting.
+CLOSE_TABLE_MOVED = 1012
+# How often the open tables are looked over for one whose owner died.
+SCAN_SECONDS = 1.0
+
+
+class ClusterNode:
+    def __init__(self, manager: TableManager, redis: Redis, prefix: str, lease_seconds: float):
+        self.manager = manager
+        self.redis = redis
+        # Random per start (OS CSPRNG): never the id of an earlier run of any process.
+        self.process_id = new_token(12)
+        self.lease_seconds = lease_seconds
+        self.leases = Leases(redis, prefix, self.process_id, int(lease_seconds * 1000))
+        self.bus = Bus(redis, prefix, self.process_id)
+        # Each member's sockets, counted over every process.
+        self.sockets = MemberSockets(redis, prefix, self.leases)
+        self.bus.handlers = {
+            "call": self._on_call,
+            "frames": self._on_frames,
+            "end": self._on_end,
+            "recheck": self._on_recheck,
+        }
+        self.bus.on_reconnect = self._lost_messages
+        # Told of a member whose logins must be checked again (set by the app).
+        self.on_recheck: Callable[[int], Any] | None = None
+        # Origin side: this process's sockets served by another's table, by reference.
+        self._sockets: dict[str, Connection] = {}
+        self._socket_refs: weakref.WeakKeyDictionary[Connection, str] = weakref.WeakKeyDictionary()
+        # ... and for each, the table and the owner it joined through.
+        self._joined: dict[str, tuple[int, str]] = {}
+        self._refs = itertools.count(1)
+        # Owner side: other processes' sockets at this process's tables.
+        self._remote: dict[tuple[str, str], RemoteConnection] = {}
+        # Frames for other processes, gathered until the current step ends.
+        self._frames: dict[str, list[tuple[str, str]]] = {}
+        self._taking: dict[int, asyncio.Lock] = {}
+        self._calls: set[asyncio.Task[None]] = set()
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        await self.leases.beat()
+        await self.bus.start()
+        log.info("serving with the club's other processes as process %s", self.process_id)
+        self._task = asyncio.create_task(self._supervise(), name="cluster-supervisor")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        owned = list(self.manager.actors)
+        await self.manager.stop_actors()
+        for table_id in owned:
+            with contextlib.suppress(Exception):
+                await self.leases.release(table_id)
+        with contextlib.suppress(Exception):
+            await self.leases.quit()
+        await self.bus.stop()
+        await self.redis.aclose()
+
+    # ------------------------------------------------------------------ reaching a table
+
+    async def handle(self, table_id: int) -> TableHandle:
+        """The table's own actor if this process owns it (taking it if nobody does), or
+        a handle that reaches its owner."""
+        for _ in range(3):
+            actor = self._running(table_id)
+            if actor is not None:
+                return actor
+            owner = await self.leases.owner(table_id)
+            if owner is not None and owner != self.process_id:
+                if not await self._gone(owner):
+                    return RemoteTable(self, table_id, owner)
+                taken = await self.take(table_id, replacing=owner)
+            else:
+                taken = await self.take(table_id)
+            if taken is not None:
+                return taken
+        raise ActorGone(table_id)
+
+    async def _gone(self, owner: str) -> bool:
+        """Whether process `owner` died: it no longer listens to its channel (which a live
+        process stops doing only while its own connection to Redis is broken). Not judged
+        just after Redis restarted, when every process is subscribing again."""
+        if self._redis_restarted_lately():
+            return False
+        return not (await self.bus.listening([owner]))[owner]
+
+    async def take(
+        self, table_id: int, *, waited: bool = False, replacing: str | None = None
+    ) -> TableActor | None:
+        """Take a table nobody owns: lease, fencing token, actor. None if another process
+        was quicker. Just after Redis restarted (and lost every lease, which owners put back
+        at their next renewal), a table served before (its token above zero) may still have
+        its owner: so then, unless the caller has `waited` already, wait one renewal and
+        look again before taking it. `replacing`: the lease is held by that process,
+        found dead; take it over from it without waiting for the lease to lapse."""
+        lock = self._taking.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            actor = self._running(table_id)
+            if actor is not None:
+                return actor
+            unsure = self._redis_restarted_lately() and not waited and replacing is None
+            if unsure and await self._served_before(table_id):
+                await asyncio.sleep(self.renewal_wait)
+                if await self.leases.owner(table_id) is not None:
+                    return None
+            if replacing is not None:
+                if not await self.leases.take_over(table_id, replacing):
+                    return None
+            elif not await self.leases.take(table_id):
+                owner = await self.leases.owner(table_id)
+                if owner != self.process_id:
+                    return None
+            try:
+                async with self.manager.db.transaction() as session:
+                    await table_service.get_table(session, table_id)  # NotFound if unknown
+                    token = await fencing.take(session, table_id)
+                actor = await self.manager.actor(table_id, fence=token)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await self.leases.release(table_id)
+                raise
+            log.info("table %s: now served here (fence %s)", table_id, token)
+            return actor
+
+    @property
+    def renewal_wait(self) -> float:
+        """Long enough for every live owner to have renewed its leases once."""
+        return self.lease_seconds / 3 + 0.2
+
+    def _redis_restarted_lately(self) -> bool:
+        """Whether this process lost its connection to Redis within the last two lease
+        periods: then leases may be missing whose owners are alive."""
+        lost = self.bus.reconnected_at
+        return lost is not None and time.monotonic() - lost < 2 * self.lease_seconds
+
+    async def _served_before(self, table_id: int) -> bool:
+        async with self.manager.db.transaction() as session:
+            return await fencing.current(session, table_id) > 0
+
+    def _running(self, table_id: int) -> TableActor | None:
+        actor = self.manager.actors.get(table_id)
+        if actor is None or actor.task is None or actor.task.done():
+            return None
+        return actor
+
+    async def call_remote(self, table: RemoteTable, command: Command) -> Any:
+        if isinstance(command, Leave) and self._socket_refs.get(command.connection) not in (
+            self._joined
+        ):
+            # Never joined there, or the table moved since: the owner it joined through
+            # forgot the socket already (or is gone); nothing to tell.
+            self._forget(command.connection)
+            return None
+        message = {
+            "kind": "call",
+            "table": table.table_id,
+            "command": encode_command(command, lambda c: self._reference(c, table, command)),
+        }
+        if isinstance(command, Leave):
+            # Its socket is closed already: nobody waits for the answer.
+            self.bus.post(table.owner, {**message, "from": self.process_id})
+            return None
+        try:
+            answer = await self.bus.request(table.owner, message)
+        except RequestTimedOut:
+            # The owner died (its lease has yet to lapse) or the message was lost: a socket
+            # reconnects, and reaches the table wherever it is by then.
+            connection = getattr(command, "connection", None)
+            if isinstance(connection, Connection):
+                connection.end(CLOSE_TABLE_MOVED)
+            raise ActorGone(table.table_id) from None
+        if "error" in answer:
+            raise decode_error(answer["error"])
+        return decode_answer(answer.get("value"))
+
+    def _reference(self, connection: Connection, table: RemoteTable, command: Command) -> str:
+        ref = self._socket_refs.get(connection)
+        if ref is None:
+            ref = f"{next(self._refs)}"
+            self._socket_refs[connection] = ref
+            self._sockets[ref] = connection
+        if isinstance(command, Join):
+            self._joined[ref] = (table.table_id, table.owner)
+        elif isinstance(command, Leave):
+            self._forget(connection)
+        return ref
+
+    def _forget(self, connection: Connection) -> None:
+        ref = self._socket_refs.pop(connection, None)
+        if ref is not None:
+            self._joined.pop(ref, None)
+            self._sockets.pop(ref, None)
+
+    # ------------------------------------------------------------------ owner side
+
+    async def _on_call(self, message: dict[str, Any]) -> None:
+        # Each call in its own task: a table's slow answer never holds up the others.
+        task = asyncio.create_task(self._serve_call(message))
+        self._calls.add(task)
+        task.add_done_callback(self._calls.discard)
+
+    async def _serve_call(self, message: dict[str, Any]) -> None:
+        origin = str(message["from"])
+        try:
+            actor = self._running(int(message["table"]))
+            if actor is None:
+                raise ActorGone(int(message["table"]))
+            command = decode_command(
+                message["command"], lambda ref: self._remote_connection(origin, ref)
+            )
+            value = await actor.call(command)
+            if isinstance(command, Leave) and isinstance(command.connection, RemoteConnection):
+                self._remote.pop((origin, command.connection.ref), None)
+        except Exception as error:
+            if not isinstance(error, ActorGone) and not hasattr(error, "code"):
+                log.exception("a table call from process %s failed", origin)
+            if "number" in message:
+                self.bus.answer(message, {"error": encode_error(error)})
+        else:
+            if "number" in message:
+                self.bus.answer(message, {"value": encode_answer(value)})
+
+    def _remote_connection(self, origin: str, data: dict[str, Any]) -> RemoteConnection:
+        key = (origin, str(data["ref"]))
+        connection = self._remote.get(key)
+        if connection is None:
+            connection = RemoteConnection(
+                self, origin, str(data["ref"]), int(data["user_id"]), str(data["username"])
+            )
+            self._remote[key] = connection
+        return connection
+
+    def forward_frame(self, origin: str, ref: str, frame: bytes) -> None:
+        pending = self._frames.get(origin)
+        if pending is None:
+            pending = self._frames[origin] = []
+            asyncio.get_running_loop().call_soon(self._flush_frames, origin)
+        pending.append((ref, frame.decode()))
+
+    def _flush_frames(self, origin: str) -> None:
+        frames = self._frames.pop(origin, [])
+        if frames:
+            self.bus.post(origin, {"kind": "frames", "frames": frames})
+
+    def forward_end(self, origin: str, ref: str, code: int) -> None:
+        self._flush_frames(origin)  # what was sent before the end arrives before it
+        self._remote.pop((origin, ref), None)
+        self.bus.post(origin, {"kind": "end", "ref": ref, "code": code})
+
+    # ------------------------------------------------------------------ origin side
+
+    def _on_frames(self, message: dict[str, Any]) -> None:
+        for ref, frame in message["frames"]:
+            connection = self._sockets.get(ref)
+            if connection is not None:
+                connection.send(frame.encode())
+
+    def _on_end(self, message: dict[str, Any]) -> None:
+        connection = self._sockets.get(str(message["ref"]))
+        if connection is not None:
+            connection.end(int(message["code"]))
+
+    def _lost_messages(self) -> None:
+        """Frames may have been lost: every proxied socket reconnects and catches up (its
+        owner, still there, is told that it left)."""
+        for connection in list(self._sockets.values()):
+            connection.end(CLOSE_TABLE_MOVED)
+
+    def _on_recheck(self, message: dict[str, Any]) -> Any:
+        if self.on_recheck is not None:
+            return self.on_recheck(int(message["user_id"]))
+        return None
+
+    def recheck_everywhere(self, user_id: int) -> None:
+        """Ask every process to check this member's sockets again (a logout, a ban)."""
+        self.bus.post(None, {"kind": "recheck", "user_id": user_id})
+
+    # ------------------------------------------------------------------ supervision
+
+    async def _supervise(self) -> None:
+        step = self.lease_seconds / 3
+        next_scan = 0.0
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                await self._renew()
+                await self._watch_owners()
+                await self._drop_dead_origins()
+                if loop.time() >= next_scan:
+                    next_scan = loop.time() + SCAN_SECONDS
+                    await self._take_orphans()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("cluster upkeep failed (%s); trying again", error)
+            await asyncio.sleep(step)
+
+    async def _renew(self) -> None:
+        await self.leases.beat()
+        ended = [t for t, a in self.manager.actors.items() if a.task is None or a.task.done()]
+        for table_id in ended:  # closed, or gave up after a refused write
+            self.manager.actors.pop(table_id, None)
+            await self.leases.release(table_id)
+        kept = await self.leases.renew(list(self.manager.actors))
+        for table_id, still_ours in kept.items():
+            if not still_ours:
+                log.warning("table %s: its lease is another process's now; stopping", table_id)
+                actor = self.manager.actors.pop(table_id, None)
+                if actor is not None:
+                    actor.give_up()
+
+    async def _watch_owners(self) -> None:
+        tables = {table_id for table_id, _ in self._joined.values()}
+        owners = await self.leases.owners(sorted(tables))
+        for ref, (table_id, owner) in list(self._joined.items()):
+            if owners.get(table_id) != owner:
+                del self._joined[ref]
+                connection = self._sockets.get(ref)
+                if connection is not None:
+                    connection.end(CLOSE_TABLE_MOVED)
+
+    async def _drop_dead_origins(self) -> None:
+        origins = sorted({origin for origin, _ in self._remote})
+        if not origins or self._redis_restarted_lately():
+            return
+        for origin, listening in (await self.bus.listening(origins)).items():
+            if not listening:  # died: its sockets are gone with it
+                for key in [k for k in self._remote if k[0] == origin]:
+                    self._remote[key].end(CLOSE_TABLE_MOVED)
+
+    async def _take_orphans(self) -> None:
+        async with self.manager.db.transaction() as session:
+            open_ids = await table_service.open_table_ids(session)
+        owners = await self.leases.owners(open_ids)
+        others = sorted({o for o in owners.values() if o is not None and o != self.process_id})
+        if others and not self._redis_restarted_lately():
+            listening = await self.bus.listening(others)
+            for table_id, owner in owners.items():
+                if owner is not None and owner in listening and not listening[owner]:
+                    with contextlib.suppress(Exception):
+                        await self.take(table_id, replacing=owner)
+        free = [table_id for table_id, owner in owners.items() if owner is None]
+        if not free:
+            return
+        if self._redis_restarted_lately():
+            # Give owners that lost their leases to the restart the time to put them back.
+            await asyncio.sleep(self.renewal_wait)
+            owners = await self.leases.owners(free)
+        for table_id in [t for t, owner in owners.items() if owner is None]:
+            with contextlib.suppress(Exception):
+                await self.take(table_id, waited=True)
