@@ -15,52 +15,13 @@ from typing import Any
 
 from app.errors import SalonError
 from app.services.tables import Reply, TableEdit
-from app.tables.commands import (
-    Act,
-    Chat,
-    ChatRemoved,
-    Command,
-    Connection,
-    Contribute,
-    Describe,
-    EditTable,
-    Join,
-    Leave,
-    RemoveBot,
-    Resync,
-    SeatBot,
-    SetBotFill,
-    SetStatus,
-    Sit,
-    SitOut,
-    Stand,
-    Suggest,
-    TopUp,
-)
+from app.tables.commands import Act, Command, Connection, Stop
 from app.tables.table import ActionRequest
 
+# Every command a table takes travels, but the one that stops its actor: a process stops
+# only its own tables.
 COMMANDS: dict[str, type[Command]] = {
-    kind.__name__: kind
-    for kind in (
-        Act,
-        Chat,
-        ChatRemoved,
-        Contribute,
-        Describe,
-        EditTable,
-        Join,
-        Leave,
-        RemoveBot,
-        Resync,
-        SeatBot,
-        SetBotFill,
-        SetStatus,
-        Sit,
-        SitOut,
-        Stand,
-        Suggest,
-        TopUp,
-    )
+    kind.__name__: kind for kind in Command.__subclasses__() if kind is not Stop
 }
 # Values that are neither JSON nor a connection, each under a tag of its own.
 _VALUES: dict[str, type[Any]] = {"$action": ActionRequest, "$edit": TableEdit, "$reply": Reply}

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
-from app.db.models import GameTable, HandAction
+from app.db.models import GameTable
 from app.db.session import Database
 from tests.cluster.conftest import RedisServer
 from tests.live import RestartableServer, demo_password, salon
 from tests.tables.harness import Player, log_in
+from tests.tables.test_crash_group_commit import stored_times
 
 NAMES = ("alice", "bob", "carol")
 # The test's database handle, for the robots to check what was stored.
@@ -162,7 +163,7 @@ async def act_once(players: list[Player], rng: random.Random, sent: list[str]) -
             actor.frames[:] = [f for f in actor.frames if f["type"] != "error"]
             continue
         assert not errors, errors
-        if (await stored(DB[0], [message_id]))[message_id]:
+        if (await stored_times(DB[0], [message_id]))[message_id]:
             sent.append(message_id)
             return True
         # Moved on for another reason (a presence change) before the action: look again.
@@ -193,17 +194,6 @@ async def reconnect(player: Player, process: Process, table_id: int) -> None:
     player.frames.clear()
     await player.open(table_id, version=version)
     await player.wait_for(lambda p, v=version: p.version >= v and p.snapshot is not None, 20)
-
-
-async def stored(db: Database, ids: list[str]) -> dict[str, int]:
-    async with db.transaction() as session:
-        rows = await session.execute(
-            select(HandAction.client_id, func.count())
-            .where(HandAction.client_id.in_(ids))
-            .group_by(HandAction.client_id)
-        )
-        found = {client_id: int(n) for client_id, n in rows.all()}
-    return {i: found.get(i, 0) for i in ids}
 
 
 async def close_everything(players: list[Player], admin: Player | None, processes, db) -> None:
@@ -268,7 +258,7 @@ async def freeze_the_owner(scene: Scene) -> None:
         await wait_for_line(scene.owner, "an action write was refused")
     finally:
         scene.redis.signal(signal.SIGCONT)
-    assert (await stored(scene.db, ["stale-write"]))["stale-write"] == 0
+    assert (await stored_times(scene.db, ["stale-write"]))["stale-write"] == 0
     await scene.reconnect_all(moved_to=new_owner)
     scene.owner.stop()
 
@@ -355,7 +345,7 @@ async def test_a_table_played_across_three_processes_survives_its_troubles(
         await finish_hand(players, next_number, rng, sent)
 
         # Every acknowledged action is stored exactly once.
-        assert set((await stored(db, sent)).values()) == {1}
+        assert set((await stored_times(db, sent)).values()) == {1}
         fence = await table_fence(db, table_id)
         assert fence == (2 if trouble in ("kill", "freeze") else 1)
     finally:
