@@ -265,6 +265,8 @@ class ClusterNode:
 
     async def _serve_call(self, message: dict[str, Any]) -> None:
         origin = str(message["from"])
+        actor: TableActor | None = None
+        command: Command | None = None
         try:
             actor = self._running(int(message["table"]))
             if actor is None:
@@ -273,8 +275,6 @@ class ClusterNode:
                 message["command"], lambda ref: self._remote_connection(origin, ref)
             )
             value = await actor.call(command)
-            if isinstance(command, Leave) and isinstance(command.connection, RemoteConnection):
-                self._remote.pop((origin, command.connection.ref), None)
         except Exception as error:
             if not isinstance(error, ActorGone) and not hasattr(error, "code"):
                 log.exception("a table call from process %s failed", origin)
@@ -283,6 +283,13 @@ class ClusterNode:
         else:
             if "number" in message:
                 self.bus.answer(message, {"value": encode_answer(value)})
+        finally:
+            # A socket the table does not hold (it left, or was refused) is forgotten here.
+            connection = getattr(command, "connection", None)
+            if isinstance(connection, RemoteConnection) and (
+                actor is None or connection not in actor.connections
+            ):
+                self._remote.pop((origin, connection.ref), None)
 
     def _remote_connection(self, origin: str, data: dict[str, Any]) -> RemoteConnection:
         key = (origin, str(data["ref"]))

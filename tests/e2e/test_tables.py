@@ -196,12 +196,19 @@ def test_a_bouillotte_hand_played_in_three_browsers(
         stay = page.locator("#controls button[data-action='decline']")
         act(page, call if call.count() else stay)
 
-    # The showdown: every hand face up, each suit's points.
+    # The showdown: every hand face up with its category; each suit's points when no brelan
+    # of a player still in decides it (rules/bouillotte.md §6).
     assert result_shown(pages)
     panel = pages[0].locator("#result")
-    expect(panel.get_by_role("list", name="Showdown").locator("li")).to_have_count(3)
+    showdown = panel.get_by_role("list", name="Showdown").locator("li")
+    expect(showdown).to_have_count(3)
     expect(panel.locator(".showdown-cards [data-card]")).to_have_count(9)
-    expect(panel.get_by_label("Points by suit")).to_be_visible()
+    # The winner's line says why: a brelan (then no points are counted) or the points.
+    headline = panel.get_by_test_id("winner").first.inner_text()
+    if " with a " in headline and "brelan" in headline:
+        expect(panel.get_by_label("Points by suit")).to_have_count(0)
+    else:
+        expect(panel.get_by_label("Points by suit")).to_be_visible()
     check_result(players, 3 * cave)
     shot(pages[0], "bouillotte-result")
     shot(pages[2], "bouillotte-result-phone")
