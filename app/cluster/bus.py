@@ -48,6 +48,8 @@ class Bus:
         self._outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._numbers = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        # Which process each request waiting for its answer went to.
+        self._asked: dict[int, str] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
         # When the subscription last broke (time.monotonic()), if it ever did.
@@ -97,6 +99,7 @@ class Bus:
         number = next(self._numbers)
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[number] = answer
+        self._asked[number] = process_id
         try:
             self.post(process_id, {**message, "from": self.process_id, "number": number})
             async with asyncio.timeout(REQUEST_SECONDS):
@@ -105,6 +108,14 @@ class Bus:
             raise RequestTimedOut() from None
         finally:
             self._waiting.pop(number, None)
+            self._asked.pop(number, None)
+
+    def give_up_on(self, process_id: str) -> None:
+        """That process died: its answers will never come, so stop waiting for them."""
+        for number, asked in list(self._asked.items()):
+            waiting = self._waiting.get(number)
+            if asked == process_id and waiting is not None and not waiting.done():
+                waiting.set_exception(RequestTimedOut())
 
     def answer(self, request: dict[str, Any], message: dict[str, Any]) -> None:
         self.post(str(request["from"]), {**message, "kind": "answer", "number": request["number"]})

@@ -381,10 +381,23 @@ class ClusterNode:
                     actor.give_up()
 
     async def _watch_owners(self) -> None:
-        tables = {table_id for table_id, _ in self._joined.values()}
-        owners = await self.leases.owners(sorted(tables))
+        """Close the proxied sockets whose table has another owner now, or whose owner died
+        (then also take its tables over at once, and stop waiting for its answers): their
+        pages reconnect and find the table where it is."""
+        joined = set(self._joined.values())
+        owners = await self.leases.owners(sorted({table_id for table_id, _ in joined}))
+        dead: set[str] = set()
+        if not self._redis_restarted_lately():
+            listening = await self.bus.listening(sorted({owner for _, owner in joined}))
+            dead = {owner for owner, alive in listening.items() if not alive}
+        for owner in dead:
+            self.bus.give_up_on(owner)
+        for table_id, owner in joined:
+            if owner in dead and owners.get(table_id) == owner:
+                with contextlib.suppress(Exception):
+                    await self.take(table_id, replacing=owner)
         for ref, (table_id, owner) in list(self._joined.items()):
-            if owners.get(table_id) != owner:
+            if owner in dead or owners.get(table_id) != owner:
                 del self._joined[ref]
                 connection = self._sockets.get(ref)
                 if connection is not None:

@@ -7,78 +7,14 @@ developer's machine and fail under `CI=true`, like the Postgres tests.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
 
-from tests.databases import create_postgres_database, drop_postgres_database, postgres_required
-from tests.live import free_port, salon, salon_env
-
-
-class RedisServer:
-    """A private redis-server, without persistence (as a restart that loses everything)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            message = "redis-server is not installed"
-            if postgres_required():
-                pytest.fail(message, pytrace=False)
-            pytest.skip(message)
-        self.process = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.folder),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
-
-    def signal(self, number: int) -> None:
-        assert self.process is not None
-        os.kill(self.process.pid, number)
-
-    def client(self) -> redis.Redis:
-        return redis.Redis(port=self.port, decode_responses=True)
+from tests.databases import create_postgres_database, drop_postgres_database
+from tests.live import salon, salon_env
+from tests.processes import RedisServer
 
 
 @pytest.fixture

@@ -49,7 +49,7 @@ from app.tables.commands import (
     TopUp,
 )
 from app.tables.table import ActionRequest
-from tests.cluster.conftest import RedisServer
+from tests.processes import RedisServer
 
 # ------------------------------------------------------------------ leases
 

@@ -12,9 +12,9 @@ from websockets.exceptions import InvalidStatus
 from app.cluster.leases import Leases
 from app.cluster.sockets import MemberSockets
 from app.ws.logins import MAX_SOCKETS_PER_MEMBER
-from tests.cluster.conftest import RedisServer
 from tests.cluster.test_three_processes import start_processes
 from tests.live import demo_password
+from tests.processes import RedisServer
 from tests.tables.harness import Player, log_in
 
 

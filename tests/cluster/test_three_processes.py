@@ -5,13 +5,10 @@ restarts mid-hand. Players never lose an acknowledged action, and see the same c
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import re
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +16,8 @@ from sqlalchemy import select
 
 from app.db.models import GameTable
 from app.db.session import Database
-from tests.cluster.conftest import RedisServer
-from tests.live import RestartableServer, demo_password, salon
+from tests.live import demo_password, salon
+from tests.processes import Process, RedisServer
 from tests.tables.harness import Player, log_in
 from tests.tables.test_crash_group_commit import stored_times
 
@@ -30,23 +27,6 @@ DB: list[Database] = []
 # Bourré deals five cards; whoever is to act plays its first legal action, so a hand is
 # a few dozen actions.
 ACTIONS_BEFORE_TROUBLE = 4
-
-
-class Process(RestartableServer):
-    def __init__(self, env: dict[str, str], name: str) -> None:
-        super().__init__(env)
-        self.name = name
-        self.log = Path(env["SALON_DATA_DIR"]) / f"process-{name}.log"
-
-    @property
-    def process_id(self) -> str:
-        found = re.findall(r"processes as process (\S+)", self.log.read_text())
-        assert found, self.log.read_text()
-        return found[-1]
-
-    def signal(self, number: int) -> None:
-        assert self.process is not None
-        os.kill(self.process.pid, number)
 
 
 async def start_processes(env: dict[str, str]) -> list[Process]:
