@@ -129,9 +129,14 @@ class RestartableServer:
         self.process.wait()
 
     def stop(self) -> None:
+        """Stop the server as a service manager would: SIGTERM, then SIGKILL after 15 s."""
         if self.process and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(10)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
 
 
 def demo_password(env: dict[str, str], who: str) -> str:

@@ -28,7 +28,7 @@ import itertools
 import logging
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import Redis
@@ -61,6 +61,10 @@ log = logging.getLogger(__name__)
 CLOSE_TABLE_MOVED = 1012
 # How often the open tables are looked over for one whose owner died.
 SCAN_SECONDS = 1.0
+# At shutdown: how long the tables may take to finish their current command and stop, and
+# each other step.
+STOP_TABLES_SECONDS = 10.0
+STOP_STEP_SECONDS = 3.0
 
 
 class ClusterNode:
@@ -106,19 +110,19 @@ class ClusterNode:
         self._task = asyncio.create_task(self._supervise(), name="cluster-supervisor")
 
     async def stop(self) -> None:
+        """Stop this process's part: its tables (their leases let go, so that the others take
+        them at once), then its messages. Every step has a bound: a process asked to stop
+        must stop, even if Redis or a table does not answer."""
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await _within(self._task)
         owned = list(self.manager.actors)
-        await self.manager.stop_actors()
+        await _within(self.manager.stop_actors(), STOP_TABLES_SECONDS)
         for table_id in owned:
-            with contextlib.suppress(Exception):
-                await self.leases.release(table_id)
-        with contextlib.suppress(Exception):
-            await self.leases.quit()
-        await self.bus.stop()
-        await self.redis.aclose()
+            await _within(self.leases.release(table_id))
+        await _within(self.leases.quit())
+        await _within(self.bus.stop())
+        await _within(self.redis.aclose())
 
     # ------------------------------------------------------------------ reaching a table
 
@@ -433,3 +437,15 @@ class ClusterNode:
         for table_id in [t for t, owner in owners.items() if owner is None]:
             with contextlib.suppress(Exception):
                 await self.take(table_id, waited=True)
+
+
+async def _within(step: Awaitable[Any], seconds: float = STOP_STEP_SECONDS) -> None:
+    """Wait for a shutdown step, at most `seconds`; what it raises or leaves unfinished is
+    logged, not raised (the next steps still run)."""
+    try:
+        await asyncio.wait_for(step, seconds)
+    except asyncio.CancelledError:
+        if asyncio.current_task() is not None and asyncio.current_task().cancelling():  # type: ignore[union-attr]
+            raise
+    except Exception as error:  # TimeoutError included
+        log.warning("shutting down: a step did not finish (%s)", error or type(error).__name__)

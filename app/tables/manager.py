@@ -105,6 +105,10 @@ class TableManager:
         self.gc_pauses.uninstall()
         if self.cluster is not None:
             await self.cluster.stop()  # stops the actors, then lets go of their leases
+            for actor in self.actors.values():  # any that did not stop in time
+                if actor.task is not None:
+                    actor.task.cancel()
+            self.actors.clear()
         await self.stop_actors()
         await self.writer.close()
 
