@@ -61,6 +61,8 @@ log = logging.getLogger(__name__)
 CLOSE_TABLE_MOVED = 1012
 # How often the open tables are looked over for one whose owner died.
 SCAN_SECONDS = 1.0
+# How long a process must stay away from its Redis channel to be taken for dead.
+SILENT_SECONDS = 1.0
 # At shutdown: how long the tables may take to finish their current command and stop, and
 # each other step.
 STOP_TABLES_SECONDS = 10.0
@@ -99,6 +101,8 @@ class ClusterNode:
         self._frames: dict[str, list[tuple[str, str]]] = {}
         self._taking: dict[int, asyncio.Lock] = {}
         self._calls: set[asyncio.Task[None]] = set()
+        # Since when each process seen not listening on Redis has been so.
+        self._silent: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -145,12 +149,23 @@ class ClusterNode:
         raise ActorGone(table_id)
 
     async def _gone(self, owner: str) -> bool:
-        """Whether process `owner` died: it no longer listens to its channel (which a live
-        process stops doing only while its own connection to Redis is broken). Not judged
-        just after Redis restarted, when every process is subscribing again."""
-        if self._redis_restarted_lately():
-            return False
-        return not (await self.bus.listening([owner]))[owner]
+        return owner in await self._dead([owner])
+
+    async def _dead(self, processes: list[str]) -> set[str]:
+        """Which of these processes died: each no longer listens to its channel, and has not
+        for SILENT_SECONDS (a live process stops listening only while its own connection to
+        Redis is broken, and subscribes again within moments — after a Redis restart every
+        process does). Not judged at all just after this process saw Redis restart."""
+        if not processes or self._redis_restarted_lately():
+            return set()
+        now = time.monotonic()
+        dead = set()
+        for process, listening in (await self.bus.listening(sorted(set(processes)))).items():
+            if listening:
+                self._silent.pop(process, None)
+            elif now - self._silent.setdefault(process, now) >= SILENT_SECONDS:
+                dead.add(process)
+        return dead
 
     async def take(
         self, table_id: int, *, waited: bool = False, replacing: str | None = None
@@ -390,10 +405,7 @@ class ClusterNode:
         pages reconnect and find the table where it is."""
         joined = set(self._joined.values())
         owners = await self.leases.owners(sorted({table_id for table_id, _ in joined}))
-        dead: set[str] = set()
-        if not self._redis_restarted_lately():
-            listening = await self.bus.listening(sorted({owner for _, owner in joined}))
-            dead = {owner for owner, alive in listening.items() if not alive}
+        dead = await self._dead([owner for _, owner in joined])
         for owner in dead:
             self.bus.give_up_on(owner)
         for table_id, owner in joined:
@@ -408,25 +420,21 @@ class ClusterNode:
                     connection.end(CLOSE_TABLE_MOVED)
 
     async def _drop_dead_origins(self) -> None:
-        origins = sorted({origin for origin, _ in self._remote})
-        if not origins or self._redis_restarted_lately():
-            return
-        for origin, listening in (await self.bus.listening(origins)).items():
-            if not listening:  # died: its sockets are gone with it
-                for key in [k for k in self._remote if k[0] == origin]:
-                    self._remote[key].end(CLOSE_TABLE_MOVED)
+        for origin in await self._dead([origin for origin, _ in self._remote]):
+            for key in [k for k in self._remote if k[0] == origin]:  # gone with it
+                self._remote[key].end(CLOSE_TABLE_MOVED)
 
     async def _take_orphans(self) -> None:
         async with self.manager.db.transaction() as session:
             open_ids = await table_service.open_table_ids(session)
         owners = await self.leases.owners(open_ids)
-        others = sorted({o for o in owners.values() if o is not None and o != self.process_id})
-        if others and not self._redis_restarted_lately():
-            listening = await self.bus.listening(others)
-            for table_id, owner in owners.items():
-                if owner is not None and owner in listening and not listening[owner]:
-                    with contextlib.suppress(Exception):
-                        await self.take(table_id, replacing=owner)
+        dead = await self._dead(
+            [o for o in owners.values() if o is not None and o != self.process_id]
+        )
+        for table_id, owner in owners.items():
+            if owner in dead:
+                with contextlib.suppress(Exception):
+                    await self.take(table_id, replacing=owner)
         free = [table_id for table_id, owner in owners.items() if owner is None]
         if not free:
             return
