@@ -132,6 +132,12 @@ def test_a_bourre_hand_played_in_three_browsers(
             illegal.first.click(force=True)
             expect(page.locator("#toast")).to_be_visible()
             expect(page.locator("#toast")).not_to_be_empty()
+            # The message only tells: a tap where it floats reaches what is under it.
+            tapped = page.locator("#toast").evaluate(
+                "(el) => { const r = el.getBoundingClientRect();"
+                " return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.id; }"
+            )
+            assert tapped != "toast"
             expect(page.locator(f"#my-hand span.card[data-card='{refused}']")).to_have_count(1)
             refusals += 1
         if plays == 4:
