@@ -7,13 +7,15 @@ production mode (`SALON_ENV=production`) refuses the defaults that are only safe
 from __future__ import annotations
 
 import ipaddress
+import json
+import re
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.security.passwords import Hashing
 
@@ -31,6 +33,39 @@ _DRIVERS = {
 
 def proxy_list(value: str) -> list[str]:
     return [entry.strip() for entry in value.split(",") if entry.strip()]
+
+
+# What a browser sends as its Origin header: a scheme, a host and perhaps a port, no path.
+_ORIGIN = re.compile(r"^https?://[^/\s?#]+$")
+
+
+def origin_list(value: Any) -> list[str]:
+    """SALON_ALLOWED_ORIGINS as operators write it: comma-separated, or a JSON list. A
+    trailing slash is dropped (browsers never send one, so the origin would never match);
+    anything that is not an origin is refused in a sentence."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError:
+                raise ValueError(
+                    "SALON_ALLOWED_ORIGINS is not a valid JSON list: write the origins "
+                    "comma-separated, e.g. https://cards.example.org,http://127.0.0.1:8080"
+                ) from None
+        else:
+            value = text.split(",")
+    if not isinstance(value, list):
+        raise ValueError("SALON_ALLOWED_ORIGINS must be a list of origins")
+    origins = [str(entry).strip().rstrip("/") for entry in value if str(entry).strip()]
+    for origin in origins:
+        if not _ORIGIN.match(origin):
+            raise ValueError(
+                f"SALON_ALLOWED_ORIGINS lists {origin!r}, which is not an origin: give each "
+                "site as a browser names it (scheme, host and port, no path), "
+                "comma-separated, e.g. https://cards.example.org,http://127.0.0.1:8080"
+            )
+    return origins
 
 
 def async_database_url(url: str) -> str:
@@ -66,7 +101,10 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     # Origins allowed to post forms/JSON with a session cookie and to open WebSockets.
-    allowed_origins: list[str] = ["http://127.0.0.1:8000", "http://localhost:8000"]
+    allowed_origins: Annotated[list[str], NoDecode] = [
+        "http://127.0.0.1:8000",
+        "http://localhost:8000",
+    ]
     # None: decide from the request (Secure when served over HTTPS).
     cookie_secure: bool | None = None
     # Addresses of the reverse proxies whose X-Forwarded-Proto / X-Forwarded-For are believed
@@ -113,6 +151,11 @@ class Settings(BaseSettings):
     @classmethod
     def _with_async_driver(cls, url: str) -> str:
         return async_database_url(url) if url else url
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _origins(cls, value: Any) -> list[str]:
+        return origin_list(value)
 
     @field_validator("trusted_proxies")
     @classmethod

@@ -86,6 +86,11 @@ def test_a_trusted_proxy_that_is_not_an_address(tmp_path: Path) -> None:
     _one_sentence(salon("serve", env=env), "SALON_TRUSTED_PROXIES lists 'nginx'")
 
 
+def test_an_allowed_origin_that_is_not_an_origin(tmp_path: Path) -> None:
+    env = salon_env(tmp_path, SALON_ALLOWED_ORIGINS="cards.example.org")
+    _one_sentence(salon("serve", env=env), "SALON_ALLOWED_ORIGINS lists 'cards.example.org'")
+
+
 def test_several_processes_on_the_embedded_database(tmp_path: Path) -> None:
     env = salon_env(tmp_path, REDIS_URL="redis://127.0.0.1:6379/0")
     _one_sentence(salon("serve", env=env), "REDIS_URL is set", "PostgreSQL")
