@@ -134,7 +134,7 @@ class ClusterNode:
         """The table's own actor if this process owns it (taking it if nobody does), or
         a handle that reaches its owner."""
         for _ in range(3):
-            actor = self._running(table_id)
+            actor = self.manager.running_here(table_id)
             if actor is not None:
                 return actor
             owner = await self.leases.owner(table_id)
@@ -178,7 +178,7 @@ class ClusterNode:
         found dead; take it over from it without waiting for the lease to lapse."""
         lock = self._taking.setdefault(table_id, asyncio.Lock())
         async with lock:
-            actor = self._running(table_id)
+            actor = self.manager.running_here(table_id)
             if actor is not None:
                 return actor
             unsure = self._redis_restarted_lately() and not waited and replacing is None
@@ -219,12 +219,6 @@ class ClusterNode:
     async def _served_before(self, table_id: int) -> bool:
         async with self.manager.db.transaction() as session:
             return await fencing.current(session, table_id) > 0
-
-    def _running(self, table_id: int) -> TableActor | None:
-        actor = self.manager.actors.get(table_id)
-        if actor is None or actor.task is None or actor.task.done():
-            return None
-        return actor
 
     async def call_remote(self, table: RemoteTable, command: Command) -> Any:
         if isinstance(command, Leave) and self._socket_refs.get(command.connection) not in (
@@ -287,7 +281,7 @@ class ClusterNode:
         actor: TableActor | None = None
         command: Command | None = None
         try:
-            actor = self._running(int(message["table"]))
+            actor = self.manager.running_here(int(message["table"]))
             if actor is None:
                 raise ActorGone(int(message["table"]))
             command = decode_command(

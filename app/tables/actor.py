@@ -180,9 +180,7 @@ class TableActor:
     def give_up(self) -> None:
         """Another process owns this table now: stop at once, writing nothing more, and
         close the sockets so that their pages reconnect to the table where it is."""
-        self._stop_bots()
-        for connection in list(self.connections):
-            connection.end(CLOSE_TABLE_MOVED)
+        self._moved()
         if self.task is not None and not self.task.done():
             self.task.cancel()
 
@@ -258,7 +256,7 @@ class TableActor:
             self._flush_closed()
 
     def _moved(self) -> None:
-        log.warning("table %s: another process owns it now; a write was refused", self.table_id)
+        """Serve the table no more here (the refused write was logged where it was refused)."""
         self._stop_bots()
         for connection in list(self.connections):
             connection.end(CLOSE_TABLE_MOVED)

@@ -70,6 +70,10 @@ class TableManager:
         if self.cluster is not None:
             owner = await self.cluster.leases.owner(table_id)
             return await self.cluster.handle(table_id) if owner is not None else None
+        return self.running_here(table_id)
+
+    def running_here(self, table_id: int) -> TableActor | None:
+        """The table's actor if it runs in this process now."""
         actor = self.actors.get(table_id)
         if actor is None or actor.task is None or actor.task.done():
             return None
