@@ -17,6 +17,7 @@ from app.db.session import Database
 from app.main import create_app
 from app.security.passwords import use_hashing
 from tests.databases import create_postgres_database, drop_postgres_database
+from tests.processes import RedisServer, private_redis
 
 BACKENDS = ("sqlite", "postgres")
 
@@ -130,3 +131,10 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
         transport=httpx.ASGITransport(app=app), base_url="http://testserver"
     ) as c:
         yield c
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A redis-server of the test's own (tests/processes.py), stopped afterwards."""
+    with private_redis(tmp_path) as server:
+        yield server

@@ -13,13 +13,49 @@ import re
 import shutil
 import subprocess
 import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 import redis
 
-from tests.databases import postgres_required
-from tests.live import RestartableServer, free_port
+from tests.databases import create_postgres_database, drop_postgres_database, postgres_required
+from tests.live import RestartableServer, free_port, salon, salon_env
+
+T = TypeVar("T")
+
+
+def in_thread(work: Callable[..., T], *args: Any) -> T:
+    """Run `work` in a thread of its own: the database helpers run an event loop of their
+    own, and the caller's thread may be running one already (Playwright's synchronous API)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(work, *args).result()
+
+
+@contextmanager
+def demo_club_env(
+    folder: Path, redis_url: str, *, next_hand_seconds: str
+) -> Iterator[dict[str, str]]:
+    """The environment of every process of a test: a fresh Postgres database, migrated, with
+    the demo club; `redis_url`; leases of one second (takeovers within a test's patience).
+    The database is dropped afterwards."""
+    url = in_thread(create_postgres_database)
+    try:
+        env = salon_env(
+            folder,
+            url,
+            REDIS_URL=redis_url,
+            SALON_LEASE_SECONDS="1",
+            SALON_NEXT_HAND_SECONDS=next_hand_seconds,
+        )
+        assert salon("migrate", env=env).returncode == 0
+        assert salon("demo", env=env).returncode == 0
+        yield env
+    finally:
+        in_thread(drop_postgres_database, url)
 
 
 class RedisServer:
@@ -80,6 +116,16 @@ class RedisServer:
 
     def client(self) -> redis.Redis:
         return redis.Redis(port=self.port, decode_responses=True)
+
+
+@contextmanager
+def private_redis(folder: Path) -> Iterator[RedisServer]:
+    server = RedisServer(folder)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 class Process(RestartableServer):

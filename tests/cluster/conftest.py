@@ -12,36 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.databases import create_postgres_database, drop_postgres_database
-from tests.live import salon, salon_env
-from tests.processes import RedisServer
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+from tests.processes import RedisServer, demo_club_env
 
 
 @pytest.fixture
 def cluster_env(tmp_path: Path, redis_server: RedisServer) -> Iterator[dict[str, str]]:
     """The environment of every process: one migrated Postgres database with the demo club,
     the private Redis, leases of one second (takeovers within a test's patience)."""
-    url = create_postgres_database()
-    try:
-        env = salon_env(
-            tmp_path,
-            url,
-            REDIS_URL=redis_server.url,
-            SALON_LEASE_SECONDS="1",
-            SALON_NEXT_HAND_SECONDS="0.3",
-        )
-        assert salon("migrate", env=env).returncode == 0
-        assert salon("demo", env=env).returncode == 0
+    with demo_club_env(tmp_path, redis_server.url, next_hand_seconds="0.3") as env:
         yield env
-    finally:
-        drop_postgres_database(url)

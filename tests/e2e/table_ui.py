@@ -418,3 +418,20 @@ def press(page: Page, key: str) -> None:
     before = version(page)
     page.keyboard.press(key)
     expect(page.locator("#table-app")).not_to_have_attribute("data-version", str(before))
+
+
+def alice_and_bob_dealt_in(
+    new_page: NewPage, base: str, admin: Page, table_id: int, password: str
+) -> list[Page]:
+    """Alice (laptop) and Bob (phone) log in at `base` and join the paused table from the
+    lobby; the admin resumes it. Returns their pages once the first hand is dealt."""
+    pages = []
+    for name in ("alice", "bob"):
+        page = new_page(PHONE) if name == "bob" else new_page()
+        member_at_table(page, base, name, password)
+        join_from_lobby(page, base, table_id, 100, 1000)
+        pages.append(page)
+    resume(admin)
+    for page in pages:
+        expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
+    return pages

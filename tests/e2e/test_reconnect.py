@@ -8,16 +8,13 @@ import re
 from playwright.sync_api import expect
 
 from tests.e2e.table_ui import (
-    DEAL_TIMEOUT_MS,
     act,
     acting,
-    join_from_lobby,
-    member_at_table,
+    alice_and_bob_dealt_in,
     my_cards,
     open_paused_table,
-    resume,
 )
-from tests.e2e.ui import PHONE, NewPage, Shot, log_in
+from tests.e2e.ui import NewPage, Shot, log_in
 from tests.live import RestartableServer, demo_password
 
 
@@ -32,15 +29,7 @@ def test_the_table_reconnects_and_resumes_after_a_server_restart(
     owner = new_page()
     log_in(owner, base, "admin", demo_password(env, "admin"))
     table_id = open_paused_table(owner, base, name="Late game", game="bourre", seats=2)
-    pages = []
-    for name in ("alice", "bob"):
-        page = new_page(PHONE) if name == "bob" else new_page()
-        member_at_table(page, base, name, demo_password(env, "member"))
-        join_from_lobby(page, base, table_id, 100, 1000)
-        pages.append(page)
-    resume(owner)
-    for page in pages:
-        expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
+    pages = alice_and_bob_dealt_in(new_page, base, owner, table_id, demo_password(env, "member"))
     before = [sorted(my_cards(page)) for page in pages]
     assert all(len(cards) == 5 for cards in before)
 

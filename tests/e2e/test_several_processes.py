@@ -7,10 +7,8 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import expect
@@ -18,58 +16,23 @@ from sqlalchemy import func, select
 
 from app.db.models import Hand, HandAction
 from app.db.session import Database
-from tests.databases import create_postgres_database, drop_postgres_database
 from tests.e2e.table_ui import (
-    DEAL_TIMEOUT_MS,
     acting,
-    join_from_lobby,
-    member_at_table,
+    alice_and_bob_dealt_in,
     my_cards,
     open_paused_table,
-    resume,
     version,
 )
-from tests.e2e.ui import PHONE, NewPage, Shot, log_in
-from tests.live import demo_password, salon, salon_env
-from tests.processes import Process, RedisServer
-
-T = TypeVar("T")
-
-
-def in_thread(work: Callable[..., T], *args: Any) -> T:
-    """Run `work` outside this thread: Playwright's synchronous API keeps an event loop
-    running here, and the database helpers run one of their own."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(work, *args).result()
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+from tests.e2e.ui import NewPage, Shot, log_in
+from tests.live import demo_password
+from tests.processes import Process, RedisServer, demo_club_env, in_thread
 
 
 @pytest.fixture
 def cluster_env(tmp_path: Path, redis_server: RedisServer) -> Iterator[dict[str, str]]:
-    """As tests/cluster's: the demo club on a fresh Postgres database, a private Redis."""
-    url = in_thread(create_postgres_database)
-    try:
-        env = salon_env(
-            tmp_path,
-            url,
-            REDIS_URL=redis_server.url,
-            SALON_LEASE_SECONDS="1",
-            SALON_NEXT_HAND_SECONDS="6",
-        )
-        assert salon("migrate", env=env).returncode == 0
-        assert salon("demo", env=env).returncode == 0
+    """As tests/cluster's, with the next hand a few seconds after the last (a person's pace)."""
+    with demo_club_env(tmp_path, redis_server.url, next_hand_seconds="6") as env:
         yield env
-    finally:
-        in_thread(drop_postgres_database, url)
 
 
 def actions_stored(url: str, table_id: int) -> int:
@@ -110,15 +73,8 @@ def test_pages_ride_out_the_death_of_the_process_running_their_table(
         )
         assert redis_server.client().get(f"salon:table:{table_id}:owner") == owner.process_id
         base = f"http://{other.host}"  # the players' browsers reach the other process
-        pages = []
-        for name in ("alice", "bob"):
-            page = new_page(PHONE) if name == "bob" else new_page()
-            member_at_table(page, base, name, demo_password(cluster_env, "member"))
-            join_from_lobby(page, base, table_id, 100, 1000)
-            pages.append(page)
-        resume(admin)
-        for page in pages:
-            expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=DEAL_TIMEOUT_MS)
+        password = demo_password(cluster_env, "member")
+        pages = alice_and_bob_dealt_in(new_page, base, admin, table_id, password)
         before = [sorted(my_cards(page)) for page in pages]
         assert all(len(cards) == 5 for cards in before)
 
