@@ -50,6 +50,11 @@ def test_bourre_hand_log_winning_card_and_last_trick(
     assert laptop.locator("#hand-log-panel").evaluate("el => el.open")
     assert not phone.locator("#hand-log-panel").evaluate("el => el.open")
 
+    # Before the first trick there is none to look at: the button says so by its look.
+    toggle = laptop.locator("#last-trick-toggle")
+    expect(toggle).to_be_disabled()
+    assert float(toggle.evaluate("el => getComputedStyle(el).opacity")) < 0.6
+
     drawer: Page | None = None
     checked_winning = False
     for _ in range(200):
@@ -89,6 +94,7 @@ def test_bourre_hand_log_winning_card_and_last_trick(
         # After the first trick, the laptop's player looks at it again.
         toggle = laptop.locator("#last-trick-toggle")  # hidden between hands
         if toggle.is_enabled() and toggle.get_attribute("aria-pressed") == "false":
+            assert toggle.evaluate("el => getComputedStyle(el).opacity") == "1"
             toggle.click()
             last = laptop.locator("#last-trick")
             expect(last.locator(".last-trick-card")).to_have_count(3)
