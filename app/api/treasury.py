@@ -47,9 +47,16 @@ def sitting_filter(
     table_id: Id | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
+    party: sessions.Party = sessions.Party.MEMBERS,
 ) -> sessions.SittingFilter:
+    """`party=bots` for the house bots' sittings (their chips are the bank's) instead of the
+    members'."""
     return sessions.SittingFilter(
-        member_id=member_id, table_id=table_id, since=as_utc(since), until=as_utc(until)
+        member_id=member_id,
+        table_id=table_id,
+        since=as_utc(since),
+        until=as_utc(until),
+        party=party,
     )
 
 
@@ -167,11 +174,14 @@ class SittingPublic(Output):
     cashed_out: int
     at_table: int
     net: int
+    # A house bot's sitting: bought in and cashed out are what the bank lent and took back.
+    bot: bool
 
 
 @router.get("/sessions")
 async def list_sittings(db: DbDep, where: SittingFilterDep) -> list[SittingPublic]:
-    """One row per member per table sitting, newest first."""
+    """One row per member per table sitting, newest first (the house bots' with
+    `party=bots`)."""
     async with db.transaction() as session:
         rows = await sessions.sittings(session, where)
     return [SittingPublic.model_validate(s) for s in rows]
@@ -190,6 +200,7 @@ SESSION_COLUMNS = (
     "member_id",
     "table_id",
     "sitting_id",
+    "party",
 )
 
 
@@ -208,6 +219,7 @@ def sitting_cells(rows: Sequence[sessions.Sitting]) -> Iterator[Sequence[object]
             s.member_id,
             s.table_id,
             s.id,
+            "house bot" if s.bot else "member",
         )
 
 
@@ -215,19 +227,22 @@ def sitting_cells(rows: Sequence[sessions.Sitting]) -> Iterator[Sequence[object]
 async def sittings_csv(db: DbDep, where: SittingFilterDep) -> StreamingResponse:
     async with db.transaction() as session:
         rows = await sessions.sittings(session, where)
+    name = "salon-house-bots-sessions.csv" if where.party == sessions.Party.BOTS else None
     return attachment(
-        csv_chunks(SESSION_COLUMNS, rows_of(sitting_cells(rows))), "text/csv", "salon-sessions.csv"
+        csv_chunks(SESSION_COLUMNS, rows_of(sitting_cells(rows))),
+        "text/csv",
+        name or "salon-sessions.csv",
     )
 
 
 class NetPublic(Output):
-    # None for the tables' pots (chips still lying in a pot).
-    member_id: int | None
+    member_id: int
     name: str
     net: int
 
 
 class TransferPublic(Output):
+    # None for the house (the club's bank).
     payer_id: int | None
     payer: str
     payee_id: int | None
@@ -235,13 +250,25 @@ class TransferPublic(Output):
     amount: int
 
 
+class HousePublic(Output):
+    """The house's side, apart from the members': what the house bots won (+) or lost (-)
+    with the bank's chips, what lies in pots, and what the members owe it together."""
+
+    name: str
+    bots_net: int
+    in_pots: int
+    net: int
+
+
 class SettlementPublic(Output):
+    # Members only, largest winner first.
     nets: list[NetPublic]
+    house: HousePublic
     transfers: list[TransferPublic]
 
 
 def _party(party: int) -> int | None:
-    return None if party == sessions.POTS else party
+    return None if party == sessions.HOUSE else party
 
 
 @router.get("/settlement")
@@ -252,12 +279,19 @@ async def who_pays_whom(
     until: datetime | None = None,
 ) -> SettlementPublic:
     """Who pays whom to settle the nets of every member's sittings that began in the range
-    (at one table, if given). Settling needs everyone's nets, so there is no member filter."""
+    (at one table, if given), the house (bank and bots) being one party shown apart.
+    Settling needs everyone's nets, so there is no member filter."""
     where = sessions.SittingFilter(table_id=table_id, since=as_utc(since), until=as_utc(until))
     async with db.transaction() as session:
-        view = sessions.who_pays_whom(await sessions.sittings(session, where))
+        view = await sessions.settlement(session, where)
     return SettlementPublic(
-        nets=[NetPublic(member_id=_party(p), name=name, net=net) for p, name, net in view.nets],
+        nets=[NetPublic(member_id=p, name=name, net=net) for p, name, net in view.nets],
+        house=HousePublic(
+            name=sessions.HOUSE_NAME,
+            bots_net=view.house.bots_net,
+            in_pots=view.house.in_pots,
+            net=view.house.net,
+        ),
         transfers=[
             TransferPublic(
                 payer_id=_party(t.payer),

@@ -15,14 +15,21 @@ returned chips left behind). Between them: `top_up`s (more bought in) and hand s
 Someone who stands up with an empty stack leaves no cash-out line: their sitting ends at its
 last ledger line (the hand that emptied the stack), which is what `ended_at` shows then.
 A sitting is still open while the member holds that seat (`table_seats`).
+
+House bots sit too, but with the club's chips: the bank lends a bot its buy-in and takes its
+stack back when it leaves, so for a bot "bought in" is what the bank lent and "cashed out"
+what went back to the bank. Bots are the house's, never members: their sittings are listed
+apart (`Party.BOTS`) and settle as one line against the bank (`who_pays_whom`). Practice
+tables' stacks are play money (`play_seat` accounts) and never appear here.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
+from enum import StrEnum
 from typing import NamedTuple
 
 from sqlalchemy import or_, select
@@ -36,11 +43,26 @@ from app.db.models import (
     LedgerOperation,
     TableSeat,
     TableStatus,
+    User,
 )
+from app.services.ledger import BANK_KEY
 from app.services.settlement import Transfer, settle
 from app.services.treasury import names_for, table_of_key
 
 RETURNS_TO_BALANCE = frozenset({"cash_out", "stranded_return", "pot_return"})
+
+
+class Party(StrEnum):
+    """Whose sittings: the members' (the default everywhere) or the house bots'."""
+
+    MEMBERS = "members"
+    BOTS = "bots"
+
+
+def _home(key: str) -> bool:
+    """Where a stack's chips come from and go back to: a member's balance, or the bank
+    for a house bot."""
+    return key.startswith("member:") or key == BANK_KEY
 
 
 @dataclass(slots=True)
@@ -56,6 +78,8 @@ class Sitting:
     cashed_out: int = 0
     at_table: int = 0
     closed: bool = False
+    # A house bot's sitting (its chips are the bank's), not a member's.
+    bot: bool = False
     member_name: str = ""
     table_name: str = ""
     game: str = ""
@@ -72,12 +96,13 @@ class Sitting:
 @dataclass(frozen=True, slots=True)
 class SittingFilter:
     """Sittings of this member, at this table, that began at or after `since` and before
-    `until` (UTC)."""
+    `until` (UTC); the members' sittings, or the house bots' (`party`)."""
 
     member_id: int | None = None
     table_id: int | None = None
     since: datetime | None = None
     until: datetime | None = None
+    party: Party = Party.MEMBERS
 
 
 @dataclass(slots=True)
@@ -175,7 +200,7 @@ def read_sittings(lines: Iterable[Line], seated: set[tuple[int, int]]) -> list[S
             sitting = walk.current.get(into)
             if line.kind == "buy_in" or sitting is None:
                 sitting = walk.begin(line.operation_id, *into, line.at)
-            if line.from_key.startswith("member:"):
+            if _home(line.from_key):
                 sitting.bought_in += line.amount
             sitting.at_table += line.amount
             sitting.last_at = line.at
@@ -185,7 +210,7 @@ def read_sittings(lines: Iterable[Line], seated: set[tuple[int, int]]) -> list[S
                 continue  # chips left from before the ledger kept sittings apart
             sitting.at_table -= line.amount
             sitting.last_at = line.at
-            if line.kind in RETURNS_TO_BALANCE and line.to_key.startswith("member:"):
+            if line.kind in RETURNS_TO_BALANCE and _home(line.to_key):
                 sitting.cashed_out += line.amount
                 sitting.ended_at = line.at
                 walk.current.pop(out_of)
@@ -214,10 +239,22 @@ async def sittings(session: AsyncSession, where: SittingFilter) -> list[Sitting]
     lines = await _lines(session, where.member_id, where.table_id)
     told = read_sittings((Line(*line) for line in lines), seated)
 
+    bots = set(
+        (
+            await session.scalars(
+                select(User.id).where(
+                    User.id.in_({s.member_id for s in told}), User.bot_level.is_not(None)
+                )
+            )
+        ).all()
+    )
+    for s in told:
+        s.bot = s.member_id in bots
     chosen = [
         s
         for s in told
-        if (where.since is None or s.started_at >= where.since)
+        if s.bot == (where.party == Party.BOTS)
+        and (where.since is None or s.started_at >= where.since)
         and (where.until is None or s.started_at < where.until)
     ]
     names = await names_for(session, {s.member_id for s in chosen}, {s.table_id for s in chosen})
@@ -273,31 +310,67 @@ def nets_by(rows: list[Sitting], key: str) -> list[NetRow]:
     ]
 
 
-# Not a member (ids start at 1): stands for the tables' pots in a settlement.
-POTS = 0
-POTS_NAME = "Table pots"
+# Not a member (ids start at 1): the house, that is the club's bank, in a settlement.
+HOUSE = 0
+HOUSE_NAME = "The house (club bank)"
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    """The house's side of a settlement, shown apart from the members'.
+
+    `bots_net`: what the house bots won (+) or lost (-) over their sittings, with the
+    bank's chips; `in_pots`: chips the members and bots put into pots that no hand has paid
+    out yet (a Bourré pot carried to a later hand, antes of a table that never dealt again).
+    Both are the club's: the members settle them with the bank."""
+
+    bots_net: int
+    in_pots: int
+
+    @property
+    def net(self) -> int:
+        """What the members owe the house (+) or the house owes them (-), all together."""
+        return self.bots_net + self.in_pots
 
 
 @dataclass(frozen=True, slots=True)
 class WhoPaysWhom:
-    # (member id or POTS, name, net), largest winner first.
+    # (member id, name, net), largest winner first: members only.
     nets: list[tuple[int, str, int]]
+    house: House
+    # Between members, or between a member and the house (HOUSE).
     transfers: list[Transfer[int]]
     names: dict[int, str]
 
 
-def who_pays_whom(rows: list[Sitting]) -> WhoPaysWhom:
-    """Settle the nets of `rows`' members in few transfers (see services.settlement).
+def who_pays_whom(members: list[Sitting], bots: list[Sitting]) -> WhoPaysWhom:
+    """Settle the nets of the members' sittings `members` in few transfers (see
+    services.settlement), the house being one more party.
 
-    Members' nets sum to zero except for chips still lying in a pot (a Bourré pot carried
-    to the next hand, antes of a table that never dealt again): those are owed to whoever
-    wins that pot later, so they appear as one more party, "Table pots"."""
-    nets = nets_by_member(rows)
-    names = {s.member_id: s.member_name for s in rows}
-    in_pots = -sum(nets.values())
-    if in_pots:
-        nets[POTS] = in_pots
-        names[POTS] = POTS_NAME
-    order = {party: f"{names[party]}#{party}" for party in nets}
+    Every chip a member won came from another member, a house bot or a pot, and every chip
+    lost went to one of them; so the members' nets, the bots' net and what stayed in the pots
+    sum to zero, and the house's net is minus the members' together. Bots never appear
+    among the members: the house stands for all of them at once."""
+    if any(s.bot for s in members) or not all(s.bot for s in bots):
+        raise ValueError("members' and bots' sittings are settled apart")
+    nets = nets_by_member(members)
+    names = {s.member_id: s.member_name for s in members}
+    bots_net = sum(s.net for s in bots)
+    house = House(bots_net=bots_net, in_pots=-sum(nets.values()) - bots_net)
     listed = sorted(((p, names[p], n) for p, n in nets.items()), key=lambda r: (-r[2], r[1]))
-    return WhoPaysWhom(nets=listed, transfers=settle(nets, order), names=names)
+    parties = dict(nets)
+    if house.net:
+        parties[HOUSE] = house.net
+    names[HOUSE] = HOUSE_NAME
+    order = {party: f"{names[party]}#{party}" for party in parties}
+    return WhoPaysWhom(nets=listed, house=house, transfers=settle(parties, order), names=names)
+
+
+async def settlement(session: AsyncSession, where: SittingFilter) -> WhoPaysWhom:
+    """Who pays whom over the sittings `where` selects (at one table, in a range). Settling
+    needs everyone's nets, so a member filter is ignored; the bots' come in as the house."""
+    everyone = replace(where, member_id=None)
+    return who_pays_whom(
+        await sittings(session, replace(everyone, party=Party.MEMBERS)),
+        await sittings(session, replace(everyone, party=Party.BOTS)),
+    )

@@ -85,8 +85,9 @@ class Filters:
     since_at: datetime | None
     until_at: datetime | None
 
-    def export_query(self, *, with_kind: bool = True) -> str:
-        """The same filters for the API's CSV export (times in UTC)."""
+    def export_query(self, *, with_kind: bool = True, party: str | None = None) -> str:
+        """The same filters for the API's CSV export (times in UTC); `party="bots"` for
+        the house bots' sessions."""
         query: dict[str, str | int] = {}
         if self.member_id is not None:
             query["member_id"] = self.member_id
@@ -98,6 +99,9 @@ class Filters:
             query["since"] = self.since_at.strftime("%Y-%m-%dT%H:%M:%S")
         if self.until_at is not None:
             query["until"] = self.until_at.strftime("%Y-%m-%dT%H:%M:%S")
+        if party is not None:
+            query["party"] = party
+            query.pop("member_id", None)
         return urlencode(query)
 
     def page_query(self, page: int) -> str:
@@ -195,14 +199,15 @@ def _sitting_filter(where: Filters) -> sessions.SittingFilter:
 async def sessions_page(
     request: Request, db: DbDep, caller: PageAdmin, where: FiltersDep
 ) -> Response:
+    chosen = _sitting_filter(where)
     async with db.transaction() as session:
-        rows = await sessions.sittings(session, _sitting_filter(where))
-        # Settling needs everyone's nets: the member filter narrows the list, not this.
-        everyone = (
-            rows
-            if where.member_id is None
-            else await sessions.sittings(session, replace(_sitting_filter(where), member_id=None))
+        rows = await sessions.sittings(session, chosen)
+        # The house bots' sittings are the bank's, listed apart (whichever member is chosen).
+        bot_rows = await sessions.sittings(
+            session, replace(chosen, member_id=None, party=sessions.Party.BOTS)
         )
+        # Settling needs everyone's nets: the member filter narrows the list, not this.
+        settlement = await sessions.settlement(session, chosen)
         context = await _choices(session)
     return await render(
         request,
@@ -210,7 +215,8 @@ async def sessions_page(
         caller,
         "admin_sessions.html",
         sittings=rows,
-        settlement=sessions.who_pays_whom(everyone),
+        bot_sittings=bot_rows,
+        settlement=settlement,
         filters=where,
         **context,
     )

@@ -122,7 +122,10 @@ async def test_sessions_csv_and_who_pays_whom(app: FastAPI, scene: Scene) -> Non
     for t in settlement["transfers"]:
         received[t["payee"]] += t["amount"]
         received[t["payer"]] -= t["amount"]
-    assert {n["name"]: n["net"] for n in settlement["nets"] if n["net"]} == dict(received)
+    house = settlement["house"]
+    assert (house["bots_net"], house["in_pots"], house["net"]) == (0, 10, 10)
+    owed = {n["name"]: n["net"] for n in settlement["nets"] if n["net"]}
+    assert owed | {house["name"]: house["net"]} == dict(received)
 
 
 async def test_a_member_asks_and_an_admin_approves_once(

@@ -66,11 +66,13 @@ async def test_sittings_from_the_ledger(db: Database) -> None:
 async def test_who_pays_whom_counts_the_pot(db: Database) -> None:
     await evening(db)
     async with db.transaction() as session:
-        view = sessions.who_pays_whom(await sessions.sittings(session, sessions.SittingFilter()))
+        view = await sessions.settlement(session, sessions.SittingFilter())
     nets = {name: net for _, name, net in view.nets}
-    assert nets == {"Alice": -30, "Bob": 20, "Cyd": 0, sessions.POTS_NAME: 10}
+    assert nets == {"Alice": -30, "Bob": 20, "Cyd": 0}
+    # The 10 lying in the pot are the house's side, shown apart.
+    assert (view.house.bots_net, view.house.in_pots) == (0, 10)
     paid = [(view.names[t.payer], view.names[t.payee], t.amount) for t in view.transfers]
-    assert sorted(paid) == [("Alice", "Bob", 20), ("Alice", sessions.POTS_NAME, 10)]
+    assert sorted(paid) == [("Alice", "Bob", 20), ("Alice", sessions.HOUSE_NAME, 10)]
 
 
 async def test_the_overview_counts_today_and_the_last_30_days(db: Database) -> None:
@@ -105,8 +107,8 @@ async def test_a_closed_tables_pot_goes_back_into_the_sittings(db: Database) -> 
         rows = await sessions.sittings(session, sessions.SittingFilter(table_id=scene.table_id))
     nets = {s.member_name: (s.cashed_out, s.net, s.open) for s in rows}
     assert nets == {"Alice": (80, -20, False), "Bob": (170, 20, False), "Cyd": (100, 0, False)}
-    view = sessions.who_pays_whom(rows)
-    assert sessions.POTS not in view.names
+    view = sessions.who_pays_whom(rows, [])
+    assert view.house.net == 0
     assert [(view.names[t.payer], view.names[t.payee], t.amount) for t in view.transfers] == [
         ("Alice", "Bob", 20)
     ]
