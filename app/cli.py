@@ -168,6 +168,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         f"accounts: {report.ledger.accounts}  entries: {report.ledger.entries}  "
         f"chips in circulation: {report.ledger.chips_in_circulation}"
     )
+    print(report.circulation.said())
     for problem in report.problems:
         print(f"PROBLEM: {problem}")
     for held in report.stranded:

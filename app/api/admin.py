@@ -21,6 +21,7 @@ from app.api.schemas import (
     AuditPublic,
     ChipMovementCreate,
     ChipMovementPublic,
+    CirculationPublic,
     ClubPublic,
     ClubUpdate,
     GcPausesPublic,
@@ -220,6 +221,13 @@ async def audit(db: DbDep) -> AuditPublic:
         accounts=report.ledger.accounts,
         entries=report.ledger.entries,
         chips_in_circulation=report.ledger.chips_in_circulation,
+        circulation=CirculationPublic(
+            balances=report.circulation.balances,
+            stacks=report.circulation.stacks,
+            held_by_members=report.circulation.held_by_members,
+            bot_stacks=report.circulation.bot_stacks,
+            pots=report.circulation.pots,
+        ),
         problems=report.problems,
         stranded=[
             StrandedPublic(

@@ -57,8 +57,10 @@ def hand_filter(
     until: datetime | None = None,
     min_pot: PotQuery = None,
     max_pot: PotQuery = None,
+    practice: bool = False,
 ) -> history.HandFilter:
-    """The filters every hand listing takes from the query (times without a zone are UTC)."""
+    """The filters every hand listing takes from the query (times without a zone are UTC);
+    `practice=true` for the practice tables' hands (play money) instead of the club's."""
     return history.HandFilter(
         game=game,
         table_id=table_id,
@@ -67,6 +69,7 @@ def hand_filter(
         until=as_utc(until),
         min_pot=min_pot,
         max_pot=max_pot,
+        practice=practice,
     )
 
 
@@ -82,6 +85,7 @@ def summary_public(summary: history.HandSummary) -> HandSummaryPublic:
         number=summary.number,
         ended_at=summary.ended_at,
         pot=summary.pot,
+        practice=summary.practice,
         players=[
             HandPlayerPublic(seat=p.seat, name=p.name, username=p.username, net=p.net, won=p.won)
             for p in summary.players
@@ -120,11 +124,13 @@ async def list_hands(
 
 
 @router.get("/stats")
-async def statistics(caller: CurrentCaller, db: DbDep) -> HandStatsPublic:
+async def statistics(caller: CurrentCaller, db: DbDep, practice: bool = False) -> HandStatsPublic:
     """The caller's hands played and won, bourrés paid, brelans and net, by game and by
-    month, and their net by day (UTC)."""
+    month, and their net by day (UTC): at the club's tables, or with `practice=true` at
+    practice tables (play money) alone."""
     async with db.transaction() as session:
-        return HandStatsPublic.model_validate(await history.statistics(session, caller.user.id))
+        stats = await history.statistics(session, caller.user.id, practice=practice)
+    return HandStatsPublic.model_validate(stats)
 
 
 MY_COLUMNS = (
@@ -142,6 +148,8 @@ MY_COLUMNS = (
     "won",
     "bourres_paid",
     "brelan",
+    # "true" for a practice table's hand (play money; only with practice=true).
+    "practice",
 )
 
 
@@ -161,6 +169,7 @@ def _seat_cells(summary: history.HandSummary, line: history.SeatLine) -> list[ob
         line.won,
         line.bourres_paid,
         line.brelan,
+        summary.practice,
     ]
 
 
@@ -326,6 +335,7 @@ EXPORT_COLUMNS = (
     "won",
     "bourres_paid",
     "brelan",
+    "practice",
 )
 
 

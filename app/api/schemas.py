@@ -231,11 +231,23 @@ class StrandedPublic(Output):
     chips: int
 
 
+class CirculationPublic(Output):
+    """Where the chips in circulation are (services.circulation): members' balances and
+    stacks (together, held by members), the house bots' stacks and the tables' pots."""
+
+    balances: int
+    stacks: int
+    held_by_members: int
+    bot_stacks: int
+    pots: int
+
+
 class AuditPublic(Output):
     ok: bool
     accounts: int
     entries: int
     chips_in_circulation: int
+    circulation: CirculationPublic
     problems: list[str]
     stranded: list[StrandedPublic]
 
@@ -424,6 +436,8 @@ class HandSummaryPublic(Output):
     ended_at: datetime
     # The chips at stake (Bourré: the pot played for; Bouillotte: the pots won).
     pot: int
+    # Played at a practice table, with play money (listed only with practice=true).
+    practice: bool = False
     players: list[HandPlayerPublic]
     # Display names of those who took chips from the pot.
     winners: list[str]

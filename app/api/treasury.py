@@ -32,13 +32,16 @@ def named_filter(
     kind: KindQuery = None,
     since: datetime | None = None,
     until: datetime | None = None,
+    practice: bool = False,
 ) -> treasury.NamedFilter:
+    """`practice=true` for the practice tables' play money instead of the club's chips."""
     return treasury.NamedFilter(
         member_id=member_id,
         table_id=table_id,
         kind=kind,
         since=as_utc(since),
         until=as_utc(until),
+        practice=practice,
     )
 
 

@@ -1,5 +1,6 @@
 """The club's audit: the ledger proves itself, and the tables' accounts hold what the
-tables say (see `holdings`). `salon audit`, the admin API and the admin page all read it."""
+tables say (see `holdings`), and where the chips in circulation are (see `circulation`).
+`salon audit`, the admin API and the admin page all read it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services import holdings, ledger
+from app.services.circulation import Circulation, circulation
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,6 +17,7 @@ class ClubAudit:
     ledger: ledger.AuditReport
     stranded: list[holdings.Stranded]
     table_problems: list[str]
+    circulation: Circulation
 
     @property
     def problems(self) -> list[str]:
@@ -34,4 +37,5 @@ async def club_audit(session: AsyncSession) -> ClubAudit:
         ledger=await ledger.audit(session),
         stranded=await holdings.stranded(session),
         table_problems=await holdings.table_problems(session),
+        circulation=await circulation(session),
     )

@@ -1,6 +1,10 @@
 """Reading the hand history: lists with filters and keyset pagination, one hand with who
 may open it, statistics and exports. Everything here reads stored rows (`hands`,
 `hand_seats`): no hand is ever re-run to list, filter or count it.
+
+Practice tables play with play money: their hands are left out of every list, statistic
+and export unless asked for (`HandFilter.practice`, `statistics(practice=True)`), and
+then they come alone, each marked as practice.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ class HandFilter:
     min_pot: int | None = None
     max_pot: int | None = None
     session: int | None = None
+    # The practice tables' hands (play money) instead of the club's.
+    practice: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +92,8 @@ class HandSummary:
     session: int
     ended_at: datetime
     pot: int
+    # Played at a practice table, with play money.
+    practice: bool = False
     players: list[SeatLine] = field(default_factory=list)
     # Display names of those who took chips from the pot, in seat order.
     winners: list[str] = field(default_factory=list)
@@ -101,7 +109,11 @@ def _when(moment: datetime) -> Any:
 
 def _by_member(where: HandFilter, member_id: int) -> Select[int, datetime]:
     """Hands one member was dealt in: read from the member's seat rows (their index)."""
-    query = select(HandSeat.hand_id, HandSeat.ended_at).where(HandSeat.user_id == member_id)
+    query = (
+        select(HandSeat.hand_id, HandSeat.ended_at)
+        .join(GameTable, GameTable.id == HandSeat.table_id)
+        .where(HandSeat.user_id == member_id, GameTable.practice.is_(where.practice))
+    )
     if where.game is not None:
         query = query.where(HandSeat.game == where.game)
     if where.table_id is not None:
@@ -123,11 +135,11 @@ def _all_hands(where: HandFilter) -> Select[int, datetime | None]:
 def _hand_filters(query: SelectT, where: HandFilter) -> SelectT:
     """Finished hands matching the filter's game, table, dates, pot and session, read from
     the hands themselves (a member's own list reads their seat rows: `_by_member`)."""
-    query = query.where(Hand.ended_at.is_not(None))
+    query = query.join(GameTable, GameTable.id == Hand.table_id).where(
+        Hand.ended_at.is_not(None), GameTable.practice.is_(where.practice)
+    )
     if where.game is not None:
-        query = query.join(GameTable, GameTable.id == Hand.table_id).where(
-            GameTable.game == where.game
-        )
+        query = query.where(GameTable.game == where.game)
     if where.table_id is not None:
         query = query.where(Hand.table_id == where.table_id)
     if where.since is not None:
@@ -199,6 +211,7 @@ async def summarise(
                 Hand.pot,
                 GameTable.name,
                 GameTable.game,
+                GameTable.practice,
             )
             .join(GameTable, GameTable.id == Hand.table_id)
             .where(Hand.id.in_(hand_ids))
@@ -214,6 +227,7 @@ async def summarise(
             session=head.session,
             ended_at=head.ended_at or head.started_at,
             pot=head.pot,
+            practice=head.practice,
         )
         for head in heads
     }
@@ -300,9 +314,12 @@ class Tally:
         }
 
 
-async def statistics(session: AsyncSession, user_id: int) -> dict[str, Any]:
+async def statistics(
+    session: AsyncSession, user_id: int, *, practice: bool = False
+) -> dict[str, Any]:
     """A member's hands played and won, bourrés paid, brelans and net chips, by game and by
-    month (UTC), and their net by day, from their seat rows."""
+    month (UTC), and their net by day, from their seat rows: at the club's tables, or with
+    `practice` at practice tables (play money) alone."""
     rows = (
         await session.execute(
             select(
@@ -313,7 +330,8 @@ async def statistics(session: AsyncSession, user_id: int) -> dict[str, Any]:
                 HandSeat.bourres_paid,
                 HandSeat.brelan,
             )
-            .where(HandSeat.user_id == user_id)
+            .join(GameTable, GameTable.id == HandSeat.table_id)
+            .where(HandSeat.user_id == user_id, GameTable.practice.is_(practice))
             .order_by(HandSeat.ended_at)
         )
     ).all()

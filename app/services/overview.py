@@ -1,8 +1,8 @@
 """The dashboard's overview: what is happening in the club now and over the last 30 days.
 
-Chips in circulation are what the bank has issued and not taken back (minus the bank's
-balance), and they sit in exactly three places: members' balances, stacks at the tables
-(`seat:` accounts) and tables' pots. The overview shows the three, which sum to the total.
+Where the club's chips are is `services.circulation`'s one definition. Practice tables are
+play money: their hands are counted apart (`practice_hands_today`), never in the club's
+hands, charts or largest pot.
 """
 
 from __future__ import annotations
@@ -14,21 +14,11 @@ from datetime import date, datetime, time, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Account, AccountKind, GameTable, Hand, TableStatus
+from app.db.models import GameTable, Hand, TableStatus
 from app.db.types import utcnow
+from app.services.circulation import Circulation, circulation
 
 CHART_DAYS = 30
-
-
-@dataclass(frozen=True, slots=True)
-class Circulation:
-    balances: int
-    stacks: int
-    pots: int
-
-    @property
-    def total(self) -> int:
-        return self.balances + self.stacks + self.pots
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +34,8 @@ class Overview:
     tables_open: int
     tables_dealing: int
     hands_today: int
+    # Hands finished today at practice tables (play money), counted apart.
+    practice_hands_today: int
     circulation: Circulation
     hands_per_day: list[Bar]
     average_pot_per_day: list[Bar]
@@ -56,23 +48,6 @@ def _bars(days: list[date], values: dict[date, int]) -> list[Bar]:
         Bar(d.strftime("%m-%d"), values.get(d, 0), round(100 * values.get(d, 0) / tallest))
         for d in days
     ]
-
-
-async def circulation(session: AsyncSession) -> Circulation:
-    held = dict(
-        (
-            await session.execute(
-                select(Account.kind, func.coalesce(func.sum(Account.balance), 0)).group_by(
-                    Account.kind
-                )
-            )
-        ).all()
-    )
-    return Circulation(
-        balances=int(held.get(AccountKind.MEMBER, 0)),
-        stacks=int(held.get(AccountKind.SEAT, 0)),
-        pots=int(held.get(AccountKind.POT, 0)),
-    )
 
 
 async def overview(session: AsyncSession, now: datetime | None = None) -> Overview:
@@ -91,13 +66,17 @@ async def overview(session: AsyncSession, now: datetime | None = None) -> Overvi
     dealing = await session.scalar(
         select(func.count(func.distinct(Hand.table_id))).where(Hand.running.is_(True))
     )
-    ended = (
+    finished = (
         await session.execute(
-            select(Hand.ended_at, Hand.pot).where(
-                Hand.ended_at.is_not(None), Hand.ended_at >= first_day
-            )
+            select(Hand.ended_at, Hand.pot, GameTable.practice)
+            .join(GameTable, GameTable.id == Hand.table_id)
+            .where(Hand.ended_at.is_not(None), Hand.ended_at >= first_day)
         )
     ).all()
+    ended = [(at, pot) for at, pot, practice in finished if not practice]
+    practice_today = sum(
+        1 for at, _, practice in finished if practice and at is not None and at >= today
+    )
     hands: dict[date, int] = defaultdict(int)
     pots: dict[date, int] = defaultdict(int)
     for ended_at, pot in ended:
@@ -110,6 +89,7 @@ async def overview(session: AsyncSession, now: datetime | None = None) -> Overvi
         tables_open=int(sum(tables.values())),
         tables_dealing=int(dealing or 0),
         hands_today=hands.get(today.date(), 0),
+        practice_hands_today=practice_today,
         circulation=await circulation(session),
         hands_per_day=_bars(days, hands),
         average_pot_per_day=_bars(days, average),

@@ -5,6 +5,10 @@ Account keys name who holds chips: `bank` (the club), `member:<user>` (a balance
 words ("Club bank", "Alice", "Alice's stack at 'Cajun Bourré'", "pot of 'Cajun Bourré'"),
 and each line says which member and table it concerns and, for a hand's settlement, which
 hand. Nothing here writes: the ledger itself stays the one record.
+
+Practice tables move play money (`play_*` accounts), never the club's chips: their lines
+are left out unless asked for (`NamedFilter.practice`), and then they come alone. (No
+entry mixes the two: the ledger refuses it.)
 """
 
 from __future__ import annotations
@@ -15,7 +19,16 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Account, AccountKind, GameTable, Hand, LedgerEntry, LedgerOperation, User
+from app.db.models import (
+    PLAY_KINDS,
+    Account,
+    AccountKind,
+    GameTable,
+    Hand,
+    LedgerEntry,
+    LedgerOperation,
+    User,
+)
 
 BANK_NAME = "Club bank"
 PLAY_BANK_NAME = "Play money (practice tables)"
@@ -24,13 +37,15 @@ PLAY_BANK_NAME = "Play money (practice tables)"
 @dataclass(frozen=True, slots=True)
 class NamedFilter:
     """Lines touching this member's balance or stacks, this table's stacks or pot, of this
-    operation kind, at or after `since` and before `until` (UTC)."""
+    operation kind, at or after `since` and before `until` (UTC); the club's chips, or
+    with `practice` the practice tables' play money instead."""
 
     member_id: int | None = None
     table_id: int | None = None
     kind: str | None = None
     since: datetime | None = None
     until: datetime | None = None
+    practice: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +161,8 @@ def _touches_table(table_id: int) -> ColumnElement[bool]:
 
 
 def _conditions(where: NamedFilter) -> list[ColumnElement[bool]]:
-    found: list[ColumnElement[bool]] = []
+    play = _src.c.kind.in_(PLAY_KINDS)
+    found: list[ColumnElement[bool]] = [play if where.practice else ~play]
     if where.member_id is not None:
         found.append(or_(_src.c.user_id == where.member_id, _dst.c.user_id == where.member_id))
     if where.table_id is not None:

@@ -80,10 +80,16 @@ class Filters:
     kind: str
     since: str
     until: str
+    # "practice" for the practice tables' play money instead of the club's chips.
+    chips: str
     member_id: int | None
     table_id: int | None
     since_at: datetime | None
     until_at: datetime | None
+
+    @property
+    def practice(self) -> bool:
+        return self.chips == "practice"
 
     def export_query(self, *, with_kind: bool = True, party: str | None = None) -> str:
         """The same filters for the API's CSV export (times in UTC); `party="bots"` for
@@ -99,6 +105,8 @@ class Filters:
             query["since"] = self.since_at.strftime("%Y-%m-%dT%H:%M:%S")
         if self.until_at is not None:
             query["until"] = self.until_at.strftime("%Y-%m-%dT%H:%M:%S")
+        if self.practice:
+            query["practice"] = "true"
         if party is not None:
             query["party"] = party
             query.pop("member_id", None)
@@ -106,7 +114,8 @@ class Filters:
 
     def page_query(self, page: int) -> str:
         typed = {"member": self.member, "table": self.table, "kind": self.kind}
-        typed |= {"since": self.since, "until": self.until, "page": str(page)}
+        typed |= {"since": self.since, "until": self.until, "chips": self.chips}
+        typed["page"] = str(page)
         return urlencode({k: v for k, v in typed.items() if v})
 
 
@@ -116,9 +125,12 @@ def filters(
     kind: QueryText = "",
     since: QueryText = "",
     until: QueryText = "",
+    chips: QueryText = "",
 ) -> Filters:
     if kind and not _KIND.fullmatch(kind):
         raise InvalidInput("invalid_input", "Unknown kind of movement.")
+    if chips not in ("", "practice"):
+        raise InvalidInput("invalid_input", "Chips are the club's or practice play money.")
     first, last = _day(since, "From"), _day(until, "To")
     return Filters(
         member=member,
@@ -126,6 +138,7 @@ def filters(
         kind=kind,
         since=since,
         until=until,
+        chips=chips,
         member_id=_id(member, "Member"),
         table_id=_id(table, "Table"),
         since_at=_midnight(first) if first else None,
@@ -166,6 +179,7 @@ async def ledger_page(
         kind=where.kind or None,
         since=where.since_at,
         until=where.until_at,
+        practice=where.practice,
     )
     async with db.transaction() as session:
         lines = await treasury.named_lines(

@@ -143,10 +143,12 @@ async def test_the_list_is_newest_first_paged_and_filtered(room: Room, db: Datab
         "number",
         "ended_at",
         "pot",
+        "practice",
         "players",
         "winners",
         "my_net",
     }
+    assert not any(h["practice"] for h in seen)
     assert first["table_name"] == TABLES[first["game"]]["name"]
     for summary in seen:
         hand, _, seats = next(r for r in rows if r[0].id == summary["id"])

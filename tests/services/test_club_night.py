@@ -10,7 +10,8 @@ from sqlalchemy import select
 
 from app.db.models import Account, AccountKind, LedgerEntry
 from app.db.session import Database
-from app.services import sessions
+from app.services import history, ledger, overview, sessions, treasury
+from app.services.audit import club_audit
 from tests.club_night_scene import club_night
 
 
@@ -72,3 +73,76 @@ async def test_house_bots_sittings_show_what_the_bank_lent(db: Database) -> None
     assert (won.bought_in, won.cashed_out, won.at_table, won.net) == (400, 480, 0, 80)
     assert (lost.bought_in, lost.cashed_out, lost.at_table, lost.net) == (400, 0, 300, -100)
     assert won.bot and lost.bot
+
+
+async def test_practice_stays_out_of_the_members_records(db: Database) -> None:
+    night = await club_night(db)
+    async with db.transaction() as session:
+        club_stats = await history.statistics(session, night.cyd)
+        practice_stats = await history.statistics(session, night.cyd, practice=True)
+        listed, _ = await history.list_hands(
+            session,
+            history.HandFilter(),
+            viewer_id=night.cyd,
+            everyone=False,
+            cursor=None,
+            limit=10,
+        )
+        practice_listed, _ = await history.list_hands(
+            session,
+            history.HandFilter(practice=True),
+            viewer_id=night.cyd,
+            everyone=False,
+            cursor=None,
+            limit=10,
+        )
+        every_hand, _ = await history.list_hands(
+            session,
+            history.HandFilter(),
+            viewer_id=night.owner,
+            everyone=True,
+            cursor=None,
+            limit=10,
+        )
+        exported = await history.hands_in_order(session, history.HandFilter(), after=None, limit=10)
+        figures = await overview.overview(session)
+        recent = await treasury.named_lines(session, treasury.NamedFilter(), limit=None)
+        play = await treasury.named_lines(session, treasury.NamedFilter(practice=True), limit=None)
+    # Cyd's club statistics: the one club hand she lost 20 in; her practice win apart.
+    assert club_stats["by_game"]["bourre"] | {"won": 0} == {
+        "hands": 1,
+        "won": 0,
+        "net": -20,
+        "bourres_paid": 0,
+        "brelans": 0,
+    }
+    assert practice_stats["by_game"]["bourre"]["net"] == 70
+    assert [(h.table_id, h.practice) for h in listed] == [(night.table_id, False)]
+    assert [(h.table_id, h.practice) for h in practice_listed] == [(night.practice_id, True)]
+    assert {h.table_id for h in every_hand} == {h.table_id for h in exported} == {night.table_id}
+    assert (figures.hands_today, figures.practice_hands_today) == (3, 1)
+    assert all("play-money" not in line.from_name + line.to_name for line in recent.lines)
+    assert recent.lines and play.lines
+    assert all(line.table_id == night.practice_id for line in play.lines)
+
+
+async def test_the_dashboard_counts_members_chips_once_as_the_audit_does(db: Database) -> None:
+    night = await club_night(db)
+    async with db.transaction() as session:
+        figures = await overview.overview(session)
+        audited = await club_audit(session)
+        accounts = (
+            await session.execute(select(Account.kind, Account.user_id, Account.balance))
+        ).all()
+        bank = await ledger.balance_of(session, ledger.BANK_KEY)
+    members_own = sum(
+        int(balance)
+        for kind, user_id, balance in accounts
+        if kind in (AccountKind.MEMBER, AccountKind.SEAT) and user_id in night.members
+    )
+    # 3000 granted, and the members won 10 together: from the bots and the pot.
+    assert members_own == 3010
+    held_now = figures.circulation
+    assert (held_now.held_by_members, held_now.bot_stacks, held_now.pots) == (3010, 300, 10)
+    assert held_now == audited.circulation
+    assert held_now.total == audited.ledger.chips_in_circulation == -bank

@@ -10,6 +10,7 @@ from app.db.models import Hand, TableStatus
 from app.db.session import Database
 from app.services import overview, sessions, treasury
 from app.services import tables as table_service
+from app.services.circulation import Circulation
 from tests.treasury_scene import TABLE_NAME, evening
 
 
@@ -90,7 +91,7 @@ async def test_the_overview_counts_today_and_the_last_30_days(db: Database) -> N
     assert sum(b.value for b in long_after.hands_per_day) == 0
     assert today.average_pot_per_day[-1].value == 30 and today.largest_pot == 30
     # Cyd's 100 at the table and 10 in the pot; the rest of the 1500 on balances.
-    assert today.circulation == overview.Circulation(balances=1390, stacks=100, pots=10)
+    assert today.circulation == Circulation(balances=1390, stacks=100, bot_stacks=0, pots=10)
     assert (today.tables_open, today.tables_dealing) == (1, 0)
 
 

@@ -1,6 +1,8 @@
 // My hands: the member's past hands, newest first, a page at a time, filtered by the form
 // (game, table, dates; for admins also member and pot size, over every hand of the club);
 // then the member's net per day and statistics by game and by month, with SVG charts.
+// The club's tables by default; practice tables (play money) only when the form asks, and
+// then alone, each hand marked "Practice".
 import { api, ApiError } from "../api.js";
 import { h, chips, GAME_NAMES, signedChips } from "../dom.js";
 import { barChart } from "./chart.js";
@@ -17,6 +19,9 @@ const $ = (id) => document.getElementById(id);
 
 // The filter is the page's query string (the form is a GET form), so a search is a link.
 const query = new URLSearchParams(window.location.search);
+const practice = query.get("practice") === "true";
+$("stats-practice").hidden = !practice;
+if (practice) $("my-hands-csv").setAttribute("href", "/api/hands/mine.csv?practice=true");
 // Cursors of the pages before the one shown: "Newer" goes back to the last of them.
 const previous = [];
 let current = null;
@@ -24,7 +29,7 @@ let current = null;
 /** The API's filters: dates are the viewer's local days, from the first to the last. */
 function filters() {
   const params = new URLSearchParams();
-  for (const name of ["game", "table_id", "member_id", "min_pot", "max_pot"]) {
+  for (const name of ["game", "table_id", "member_id", "min_pot", "max_pot", "practice"]) {
     const value = query.get(name);
     if (value) params.set(name, value);
   }
@@ -60,7 +65,8 @@ function handRow(hand) {
   return h("li", { class: "hand-row", dataset: { handId: String(hand.id) } },
     h("a", { class: "hand-link", href: `/hands/${hand.id}` },
       h("span", { class: `game-badge game-badge--${hand.game}`, text: GAME_NAMES[hand.game] ?? hand.game }),
-      h("strong", { text: `${hand.table_name} · hand ${hand.number}` })),
+      h("strong", { text: `${hand.table_name} · hand ${hand.number}` }),
+      hand.practice ? h("span", { class: "practice-badge", dataset: { testid: "practice-hand" }, text: "Practice · play money" }) : null),
     h("time", { class: "muted", datetime: hand.ended_at, text: when(hand.ended_at) }),
     h("span", { class: "hand-pot" }, "Pot ", h("strong", { text: chips(hand.pot) })),
     hand.my_net === null ? null : h("span", { class: "hand-net", dataset: { testid: "my-net" } }, "Me ", signed(hand.my_net)),
@@ -107,7 +113,7 @@ function statCells(s) {
 async function showStats() {
   let stats;
   try {
-    stats = await api("/api/hands/stats");
+    stats = await api(`/api/hands/stats${practice ? "?practice=true" : ""}`);
   } catch (error) {
     $("stats-by-game").textContent = error instanceof ApiError ? error.message : String(error);
     return;
