@@ -163,14 +163,17 @@ def ledger_filter(
     actor_id: Id | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
+    practice: bool = False,
 ) -> ledger.EntryFilter:
-    """The ledger filters both the listing and the CSV export take from the query."""
+    """The ledger filters both the listing and the CSV export take from the query: the
+    club's chips, or with `practice=true` the practice tables' play money alone."""
     return ledger.EntryFilter(
         account_key=ledger.member_account_key(member_id) if member_id is not None else None,
         kind=kind,
         actor_id=actor_id,
         since=as_utc(since),
         until=as_utc(until),
+        practice=practice,
     )
 
 

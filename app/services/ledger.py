@@ -302,6 +302,8 @@ class EntryFilter:
     actor_id: int | None = None
     since: datetime | None = None
     until: datetime | None = None
+    # False: the club's chips only; True: practice tables' play money only; None: both.
+    practice: bool | None = None
 
 
 async def entries(
@@ -340,6 +342,10 @@ async def entries(
         query = query.where(LedgerOperation.created_at >= where.since)
     if where.until is not None:
         query = query.where(LedgerOperation.created_at < where.until)
+    if where.practice is not None:
+        # No entry mixes the two (`post` refuses it): the source account tells.
+        play = src.c.kind.in_(PLAY_KINDS)
+        query = query.where(play if where.practice else ~play)
     rows = (await session.execute(query)).all()
     return [EntryRow(*row) for row in rows]
 

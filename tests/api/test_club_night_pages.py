@@ -137,7 +137,19 @@ async def test_my_hands_and_their_exports_leave_practice_apart(app: FastAPI, db:
     ledger_csv = _csv((await admin.get("/api/admin/treasury/ledger.csv")).text)
     play_csv = _csv((await admin.get("/api/admin/treasury/ledger.csv?practice=true")).text)
     play_page = (await admin.get("/admin/ledger?chips=practice")).text
+    raw = _csv((await admin.get("/api/admin/ledger.csv")).text)
+    raw_play = _csv((await admin.get("/api/admin/ledger.csv?practice=true")).text)
     await admin.aclose()
+
+    def play_money(key: str) -> bool:
+        return key in ("play:bank", f"pot:{night.practice_id}") or key.startswith(
+            f"seat:{night.practice_id}:"
+        )
+
+    assert raw and not any(play_money(r["from_account"]) for r in raw)
+    assert raw_play and all(
+        play_money(r["from_account"]) and play_money(r["to_account"]) for r in raw_play
+    )
     assert {r["table_id"] for r in exported} == {str(night.table_id)}
     assert {r["table_id"] for r in practice} == {str(night.practice_id)}
     assert {r["practice"] for r in practice} == {"True"}
