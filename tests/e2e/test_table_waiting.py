@@ -105,9 +105,9 @@ def test_a_bust_at_bouillotte_asks_for_a_cave_and_tells_the_others(
     # The others: what the table waits for, and no countdown however long they wait.
     sentence = f"Waiting for {names[broke]}'s cave, or one more player."
     for page in others:
-        expect(page.get_by_test_id("waiting-for")).to_have_text(sentence)
         expect(page.locator("#prompt")).to_have_text(sentence)
     shot(pages[2], "table-waiting-for-a-cave-phone")
+    shot(loser, "table-buy-a-cave")
     hand_before = loser.locator("#hand-info").inner_text()
     time.sleep(8)  # longer than the pause between hands
     for page in pages:

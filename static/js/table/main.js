@@ -385,7 +385,7 @@ function renderMine(view) {
   } else if (!view.hand && view.table.status === "paused") {
     prompt = "The table is paused.";
   } else if (seat?.sitting_out) {
-    prompt = "You are sitting out. Press “Come back” to be dealt in.";
+    prompt = seat.sat_out_after ? "" : "You are sitting out. Press “Come back” to be dealt in.";
   } else if (view.hand) {
     prompt = `You join at the next hand. ${waitingFor(view)}`;
   } else {

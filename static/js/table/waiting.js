@@ -27,7 +27,10 @@ function either(words) {
  *  cave, or one more player." `name(seat)`: the name at a seat; `fixed`: the buy-in is one
  *  amount (a cave); `me`: the viewer's seat (their own empty stack is said apart). */
 function morePlayers(reason, { name, fixed, me }) {
-  const missing = reason.missing;
+  // The viewer's own empty stack is the banner's to say: the prompt tells the rest.
+  const mine = reason.broke.includes(me) ? 1 : 0;
+  const missing = reason.missing - mine;
+  if (missing <= 0) return "";
   const others = (seats) => seats.filter((seat) => seat !== me);
   const refill = others(reason.broke).map((seat) => (fixed ? `${name(seat)}'s cave` : `${name(seat)} to top up`));
   const back = others(reason.sitting_out).map((seat) => `${name(seat)} to come back`);
@@ -35,12 +38,14 @@ function morePlayers(reason, { name, fixed, me }) {
   const ways = [...refill, ...back];
   if (!ways.length) return `Waiting for ${newcomer} to sit down.`;
   if (missing === 1) return `Waiting for ${either(ways)}, or ${newcomer}.`;
-  return `Waiting for ${newcomer}: ${either([...ways, "a newcomer"])} would each count.`;
+  return `Waiting for ${newcomer} (${either(ways)} would each count as one).`;
 }
 
-/** Why no hand is dealt, as one sentence (empty when a hand can be dealt). */
+/** Why no hand is dealt, as one sentence for the prompt (empty when the gathering banner
+ *  says what comes next). */
 export function waitingSentence(view, { name, fixed }) {
   const reason = view.waiting_for;
+  if (view.gathering) return "";
   if (!reason) return view.next_hand_in !== null ? "Next hand soon." : "";
   switch (reason.code) {
     case "table_paused":
@@ -72,8 +77,13 @@ export class WaitingBanner {
     const key = JSON.stringify(parts.map((p) => p.key));
     this.el.hidden = !parts.length;
     if (key !== this.key) {
+      const before = this.key;
       this.key = key;
       this.el.replaceChildren(...parts.map((p) => p.node));
+      // A player sat out or out of chips has something to do: bring it into sight (on a
+      // phone the place sits below the felt), once, when it appears.
+      const urgent = parts.find((p) => /^(sat-out|broke):/.test(p.key) && !before.includes(p.key));
+      if (urgent) requestAnimationFrame(() => urgent.node.scrollIntoView({ block: "nearest" }));
     }
     this.tick();
   }
@@ -86,14 +96,9 @@ export class WaitingBanner {
     const parts = [];
     if (!seat) return parts;
     if (seat.sat_out_after) parts.push(this.satOut(seat.sat_out_after));
-    const reason = view.waiting_for;
     if (!view.hand && seat.stack <= 0 && !seat.leaving) parts.push(this.broke(view));
     if (view.hand && view.you.dealt_in === false) {
       parts.push({ key: "next-hand", node: h("p", { class: "table-notice-line", dataset: { testid: "dealt-next-hand" }, text: "You'll be dealt in next hand." }) });
-    }
-    if (!view.hand && reason?.code === "more_players" && seat.stack > 0) {
-      const text = waitingSentence(view, this.hooks);
-      parts.push({ key: `wait:${text}`, node: h("p", { class: "table-notice-line", dataset: { testid: "waiting-for" }, text }) });
     }
     if (view.gathering) parts.push(this.gathering(view));
     return parts;
