@@ -132,6 +132,10 @@ class Settings(BaseSettings):
     gc_freeze: bool = True
     # Pause between the end of a hand and the next deal (seconds).
     next_hand_seconds: float = 4.0
+    # Before a hand when play starts or starts again (a table filling, after a pause or a
+    # spell without enough players): the time latecomers have to sit down. A table may set
+    # its own; its seated players may cut it with "Deal now".
+    gathering_seconds: float = Field(default=12.0, ge=0, le=120)
     # How long a computer player takes over a decision: uniformly between the two.
     bot_think_min_seconds: float = Field(default=0.8, ge=0, le=30)
     bot_think_max_seconds: float = Field(default=2.0, ge=0, le=30)

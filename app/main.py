@@ -128,6 +128,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         clock or SystemClock(),
         RuntimeSettings(
             next_hand_seconds=settings.next_hand_seconds,
+            gathering_seconds=settings.gathering_seconds,
             bot_thinking=Thinking(settings.bot_think_min_seconds, settings.bot_think_max_seconds),
         ),
         Encoders(
@@ -135,6 +136,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             public=protocol.public_part,
             snapshot=protocol.spliced_snapshot_frame,
             chat=protocol.chat_frame,
+            hand_log=protocol.hand_log_frame,
         ),
     )
 

@@ -115,6 +115,9 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         # Many apps start and stop in one test process: freezing would keep their garbage.
         gc_freeze=False,
         argon2_profile="fast-insecure",
+        # Play starts after the pause the live tests let run out (3 s) rather than the
+        # club's longer gathering countdown; the tests of the gathering set their own.
+        gathering_seconds=3.0,
     )
 
 

@@ -28,6 +28,10 @@ def salon_env(data_dir: Path, database_url: str | None = None, **extra: str) -> 
     if database_url:
         env["DATABASE_URL"] = database_url
     env.update(extra)
+    # Unless a test asks for its own, play starts after the same short pause as between
+    # hands (the club's longer gathering countdown would slow every test that deals).
+    if "SALON_NEXT_HAND_SECONDS" in env:
+        env.setdefault("SALON_GATHERING_SECONDS", env["SALON_NEXT_HAND_SECONDS"])
     return env
 
 

@@ -309,6 +309,9 @@ class TableCreate(Input):
     buy_in_min: Chips
     buy_in_max: Chips
     turn_seconds: Annotated[StrictInt, Field(ge=5, le=600)] | None = None
+    # Seconds the table gathers its players before dealing when play starts; None: the
+    # club's setting.
+    gathering_seconds: Annotated[StrictInt, Field(ge=0, le=120)] | None = None
     private: StrictBool = False
     allow_spectators: StrictBool = True
     # A saved house-rule configuration (instead of a preset): the table keeps a copy of its
@@ -377,6 +380,7 @@ class TablePublic(Output):
     buy_in_min: int
     buy_in_max: int
     turn_seconds: int
+    gathering_seconds: int | None = None
     private: bool
     allow_spectators: bool
     seats: list[SeatPublic]

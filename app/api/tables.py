@@ -73,6 +73,7 @@ async def _public(
         buy_in_min=table.buy_in_min,
         buy_in_max=table.buy_in_max,
         turn_seconds=table.turn_seconds,
+        gathering_seconds=table.gathering_seconds,
         private=table.private,
         allow_spectators=table.allow_spectators,
         seats=[
@@ -136,6 +137,7 @@ async def create_table(
         buy_in_min=body.buy_in_min,
         buy_in_max=body.buy_in_max,
         turn_seconds=body.turn_seconds,
+        gathering_seconds=body.gathering_seconds,
         private=body.private,
         allow_spectators=body.allow_spectators,
         ruleset_id=body.ruleset_id,

@@ -256,6 +256,9 @@ class GameTable(Base):
     # The level of the computer players that fill its empty seats while a person plays
     # here; None: no filling.
     bot_fill: Mapped[str | None] = mapped_column(String(10), nullable=True, default=None)
+    # How long the table gathers its players before dealing when play starts (seconds);
+    # None: the club's setting (docs/tables.md, "Gathering").
+    gathering_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
 
 
 class TableSeat(Base):

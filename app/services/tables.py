@@ -83,6 +83,10 @@ def chips_home(*, practice: bool, user_id: int, bot: bool) -> str:
     return ledger.BANK_KEY if bot else ledger.member_account_key(user_id)
 
 
+# The longest gathering countdown a table may set (seconds).
+MAX_GATHERING = 120
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableSpec:
     name: str
@@ -93,6 +97,8 @@ class TableSpec:
     buy_in_min: int
     buy_in_max: int
     turn_seconds: int | None = None
+    # The gathering countdown before play starts (None: the club's setting).
+    gathering_seconds: int | None = None
     private: bool = False
     allow_spectators: bool = True
     # A saved house-rule configuration: the table takes a copy of its rules, with `rules`
@@ -131,6 +137,11 @@ def _check_spec(spec: TableSpec) -> tuple[str, dict[str, Any]]:
         raise InvalidInput("invalid_buy_in", problem)
     if spec.turn_seconds is not None and not 5 <= spec.turn_seconds <= 600:
         raise InvalidInput("invalid_turn_seconds", "The turn timer must be 5 to 600 seconds.")
+    if spec.gathering_seconds is not None and not 0 <= spec.gathering_seconds <= MAX_GATHERING:
+        raise InvalidInput(
+            "invalid_gathering_seconds",
+            f"The gathering countdown must be 0 to {MAX_GATHERING} seconds.",
+        )
     return name, game.rules_dict(rules)
 
 
@@ -150,6 +161,7 @@ async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> G
         buy_in_min=spec.buy_in_min,
         buy_in_max=spec.buy_in_max,
         turn_seconds=spec.turn_seconds or club.default_turn_seconds,
+        gathering_seconds=spec.gathering_seconds,
         private=spec.private,
         invite_code=new_token(12) if spec.private else None,
         allow_spectators=spec.allow_spectators,
@@ -302,6 +314,7 @@ def table_settings(table: GameTable) -> dict[str, Any]:
         "buy_in_min": table.buy_in_min,
         "buy_in_max": table.buy_in_max,
         "turn_seconds": table.turn_seconds,
+        "gathering_seconds": table.gathering_seconds,
         "private": table.private,
         "allow_spectators": table.allow_spectators,
         "status": table.status,
@@ -507,6 +520,7 @@ def table_info(table: GameTable) -> TableInfo:
         hands_played=table.hands_played,
         practice=table.practice,
         bot_fill=table.bot_fill,
+        gathering_seconds=table.gathering_seconds,
     )
 
 

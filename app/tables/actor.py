@@ -52,6 +52,7 @@ from app.tables.commands import (
     Command,
     Connection,
     Contribute,
+    DealNow,
     Describe,
     EditTable,
     Encoders,
@@ -104,6 +105,7 @@ CLOSE_TABLE_MOVED = 1012
 @dataclass(frozen=True, slots=True)
 class RuntimeSettings:
     next_hand_seconds: float = 4.0
+    gathering_seconds: float = 12.0
     # How long computer players take over a decision.
     bot_thinking: Thinking = field(default_factory=Thinking)
 
@@ -281,6 +283,7 @@ class TableActor:
                 version=version,
                 encode=self.encoders.event,
                 next_hand_seconds=self.settings.next_hand_seconds,
+                gathering_seconds=self.settings.gathering_seconds,
             )
         else:
             self._core.reload(info, seats, pot=pot, version=version)
@@ -359,6 +362,9 @@ class TableActor:
                 return self._chat_removed(command)
             case Contribute():
                 return self._contribute(command.connection, command.value)
+            case DealNow():
+                self._broadcast(self.core.deal_now(command.connection.user_id, self.clock.now()))
+                return None
             case Resync():
                 self._catch_up(command.connection, command.version)
                 return None
@@ -411,6 +417,8 @@ class TableActor:
                         removed=message.removed_at is not None,
                     )
                 )
+        # Every (re)connection rebuilds the page's log of the hand in play.
+        connection.send(self.encoders.hand_log(self.core.hand_log(connection.user_id)))
         self._presence_changed(connection.user_id, joined=True)
 
     def _leave(self, connection: Connection) -> None:

@@ -30,6 +30,8 @@ class Encoders:
     snapshot: Callable[[int, bytes, Mapping[str, Any]], bytes]
     # (message id, name, text, when, removed) -> a chat line's frame.
     chat: Callable[[int, str, str, datetime, bool], bytes]
+    # The running hand's events a viewer may see ({"hand", "events"}) -> their frame.
+    hand_log: Callable[[Mapping[str, Any]], bytes]
 
 
 @dataclass(eq=False)
@@ -115,6 +117,13 @@ class Contribute(Command):
 
     connection: Connection
     value: bytes
+
+
+@dataclass(eq=False)
+class DealNow(Command):
+    """A seated player asks to deal without waiting out the gathering countdown."""
+
+    connection: Connection
 
 
 @dataclass(eq=False)

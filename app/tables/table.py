@@ -110,6 +110,9 @@ class RunningHand:
     timed_out: set[int] = field(default_factory=set)
     # What the turn timer did in this hand, in order: (seat, what everyone was told).
     timeouts: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # The hand's events so far, in order, each with its audience: a page opened (or
+    # reconnected) mid-hand rebuilds its hand log from those its seat may see.
+    events: list[Event] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,9 +187,16 @@ class TableCore:
         version: int,
         encode: Encode,
         next_hand_seconds: float,
+        gathering_seconds: float | None = None,
     ) -> None:
         self.encode = encode
         self.next_hand_seconds = next_hand_seconds
+        # The club's gathering countdown (a table may set its own): the wait before a hand
+        # when play starts or starts again, so that a player arriving a moment later is
+        # dealt in. Between two hands, the shorter `next_hand_seconds`.
+        self.gathering_seconds = (
+            next_hand_seconds if gathering_seconds is None else gathering_seconds
+        )
         self.table = table
         self.driver: GameDriver = driver(table.game)
         self.rules: Any = self.driver.parse_rules(table.rules)
@@ -201,6 +211,8 @@ class TableCore:
         self.next_hand_at: float | None = None
         # The server seed committed to for the hand the countdown leads to.
         self.next_hand: NextHand | None = None
+        # While the countdown is a gathering one: the members who pressed "Deal now".
+        self.gathering: set[int] | None = None
         self.closing = False
         # The admin who asked for the close a running hand delays: the close is logged
         # under their name when it happens.
@@ -313,13 +325,12 @@ class TableCore:
         self.closing = True
         self.closing_by = by_admin
         self.next_hand_at = None
+        self.gathering = None
         return self.publish([Event("closing", None, {})])
 
     def status_set(self, table: TableInfo, now: float) -> list[LoggedEvent]:
         """The table was paused or opened again (stored): the countdown follows."""
         self.set_table(table)
-        if table.status == PAUSED:
-            self.next_hand_at = None
         self.schedule_next_hand(now)
         return self.publish([Event(table.status, None, {})])
 
@@ -330,6 +341,7 @@ class TableCore:
         self.pot = 0
         self.closing = False
         self.next_hand_at = None
+        self.gathering = None
         return self.publish([Event("closed", None, {})])
 
     # ------------------------------------------------------------------ events and views
@@ -365,6 +377,8 @@ class TableCore:
             "next_hand_in": public["next_hand_in"],
             "next_hand": public["next_hand"],
             "last_result": public["last_result"],
+            "waiting_for": public["waiting_for"],
+            "gathering": public["gathering"],
         }
 
     def private_view(self, seat: int | None) -> dict[str, Any]:
@@ -377,7 +391,38 @@ class TableCore:
                 "commitment": self.hand.commitment,
                 **self.hand.live.game.view(seat),
             }
-        return {"you": {"seat": seat}, "hand": hand_view}
+        you: dict[str, Any] = {"seat": seat}
+        if self.hand is not None and seat is not None and seat in self.seats:
+            # Seated during the hand: dealt in at the next one.
+            you["dealt_in"] = (
+                seat in self.hand.live.dealt_in
+                and self.hand.players.get(seat) == self.seats[seat].user_id
+            )
+        return {"you": you, "hand": hand_view}
+
+    def hand_log(self, user_id: int) -> dict[str, Any]:
+        """The running hand's events that this member may see, in order, for their page to
+        rebuild its hand log on every (re)connection: the public ones, and those meant for
+        their seat only if they were dealt in on it (never another seat's cards, nor those
+        of whoever held the seat before). No hand: no events."""
+        hand = self.hand
+        if hand is None:
+            return {"hand": None, "events": []}
+        seat = self.seat_of_user(user_id)
+        own = seat if seat is not None and hand.players.get(seat) == user_id else None
+        shown = [e for e in hand.events if e.to is None or (own is not None and e.to == own)]
+        return {
+            "hand": hand.number,
+            "events": [
+                {
+                    "kind": e.kind,
+                    "data": {"seat": e.seat, **dict(e.data)}
+                    if e.seat is not None
+                    else dict(e.data),
+                }
+                for e in shown
+            ],
+        }
 
     def public_view(self, now: float, connected: Set[int]) -> dict[str, Any]:
         """The parts of a view that are the same for every viewer: built (and encoded) once
@@ -407,6 +452,7 @@ class TableCore:
                     "leaving": s.leaving,
                     "connected": s.user_id in connected,
                     "bot": s.bot_level,
+                    "sat_out_after": self.sat_out_after(s),
                 }
                 for s in sorted(self.seats.values(), key=lambda s: s.seat_no)
             ],
@@ -419,6 +465,8 @@ class TableCore:
             ),
             "next_hand": self.next_hand_view(),
             "last_result": self.last_result,
+            "waiting_for": self.waiting_for(),
+            "gathering": self.gathering_view(),
         }
 
     def next_hand_view(self) -> dict[str, Any] | None:
@@ -471,22 +519,100 @@ class TableCore:
         """Whether the countdown has run out; it is then spent (the deal follows)."""
         if self.next_hand_at is not None and now >= self.next_hand_at:
             self.next_hand_at = None
+            self.gathering = None
             return True
         return False
 
-    def schedule_next_hand(self, now: float) -> None:
-        """Start the countdown to the next hand if one can be dealt: no hand running, none
-        counting down, the table open and not closing, at least two eligible seats."""
-        if (
-            self.hand is None
-            and self.next_hand_at is None
-            and not self.closing
-            and self.table.status == OPEN
-            and len(self.eligible()) >= 2
-        ):
+    def schedule_next_hand(self, now: float, *, after_hand: bool = False) -> None:
+        """Start the countdown to the next hand when one can be dealt (`can_deal`), or stop
+        one that can no longer lead to a deal (a player left, the table paused). Right after
+        a hand (`after_hand`) it is the short pause between hands; otherwise play starts or
+        starts again, and the countdown is a gathering one (`gathering_seconds`, cut short
+        by "Deal now")."""
+        if self.hand is not None:
+            return
+        if self.next_hand_at is not None:
+            if self.waiting_for() is not None:
+                self.next_hand_at = None
+                self.next_hand = None
+                self.gathering = None
+            return
+        if self.waiting_for() is not None:
+            return
+        if after_hand:
             self.next_hand_at = now + self.next_hand_seconds
-            # Committed now, before any contribution can arrive (docs/fair-shuffle.md).
-            self.next_hand = NextHand.draw()
+            self.gathering = None
+        else:
+            seconds = self.table.gathering_seconds
+            self.next_hand_at = now + (self.gathering_seconds if seconds is None else seconds)
+            self.gathering = set()
+        # Committed now, before any contribution can arrive (docs/fair-shuffle.md).
+        self.next_hand = NextHand.draw()
+
+    def waiting_for(self) -> dict[str, Any] | None:
+        """Why no hand can be dealt now, as a stable code and its parameters (the page
+        words it); None when nothing stands in the way (a hand is running, or one could be
+        dealt). `more_players`: `missing` more players with chips are needed for the
+        game's smallest deal (`min`); `broke` the seats whose stack is empty (a new cave or
+        a top-up deals them in), `sitting_out` those sitting out with chips."""
+        if self.hand is not None:
+            return None
+        if self.closing or self.table.status == CLOSED:
+            return {"code": "table_closed"}
+        if self.table.status == PAUSED:
+            return {"code": "table_paused"}
+        needed = self.driver.min_seats
+        able = self.eligible()
+        if len(able) >= needed:
+            return None
+        present = [s for _, s in sorted(self.seats.items()) if not s.leaving]
+        return {
+            "code": "more_players",
+            "min": needed,
+            "missing": needed - len(able),
+            "broke": [s.seat_no for s in present if s.stack <= 0],
+            "sitting_out": [s.seat_no for s in present if s.stack > 0 and s.sitting_out],
+        }
+
+    def gathering_view(self) -> dict[str, Any] | None:
+        """While a gathering countdown runs: the seats that pressed "Deal now", and the
+        seats whose press is still awaited (every person who would be dealt in)."""
+        if self.gathering is None or self.next_hand_at is None or self.hand is not None:
+            return None
+        ready = sorted(s for s in (self.seat_of_user(u) for u in self.gathering) if s is not None)
+        awaited = [n for n in self.deal_now_voters() if n not in ready]
+        return {"ready": ready, "awaited": awaited}
+
+    def deal_now_voters(self) -> list[int]:
+        """The seats whose "Deal now" cuts the gathering: every person who would be dealt
+        in (a bot needs no one to wait for)."""
+        return [n for n in self.eligible() if self.seats[n].bot_level is None]
+
+    def deal_now(self, user_id: int, now: float) -> list[LoggedEvent]:
+        """A seated player asks to deal without waiting out the gathering. The deal starts
+        once every person who would be dealt in has asked: nobody is rushed by one eager
+        player, and the countdown still runs out for a table where one does not answer."""
+        seat = self.seat_of_user(user_id)
+        if seat is None:
+            raise ActionRefused("not_seated", "You are watching: take a seat to play.")
+        if self.gathering is None or self.next_hand_at is None or self.hand is not None:
+            raise ActionRefused("not_gathering", "No deal is waiting to start.")
+        if seat not in self.deal_now_voters():
+            raise ActionRefused("not_dealt_in", "You are not dealt in to the coming hand.")
+        if user_id in self.gathering:
+            return []
+        self.gathering.add(user_id)
+        if all(self.seats[n].user_id in self.gathering for n in self.deal_now_voters()):
+            self.next_hand_at = now
+        return self.publish([Event("deal_now", seat, {})])
+
+    @staticmethod
+    def sat_out_after(seat: SeatInfo) -> int | None:
+        """How many timed-out hands sat this player out, while they are sitting out
+        because of them (None: at the table, or sitting out by their own choice)."""
+        if seat.sitting_out and seat.timed_out_hands >= TIMEOUTS_BEFORE_SIT_OUT:
+            return seat.timed_out_hands
+        return None
 
     # ------------------------------------------------------------------ the next deal's seed
 
@@ -608,6 +734,7 @@ class TableCore:
         if client_id is not None and user_id is not None:
             self.remember(user_id, client_id, applied.version)
         self.game_version = applied.version
+        self.hand.events.extend(applied.events)
         self.restart_turn_timer(now)
         return self.publish(applied.events)
 
@@ -712,6 +839,7 @@ class TableCore:
             players=deal.players,
             stacks_before=deal.stacks,
             pot_before=deal.pot,
+            events=list(deal.opening),
         )
         self.game_version = deal.version
         self.last_result = None
@@ -745,10 +873,28 @@ class TableCore:
             players.get("sitting_out", []),
         )
         timeouts: list[tuple[int, dict[str, Any]]] = []
+        # The hand's events as they were told (the deal's commitment and contributions are
+        # the stored ones), for the pages that rebuild their hand log.
+        events = [
+            Event(
+                "new_hand",
+                None,
+                {
+                    "number": number,
+                    "commitment": commitment,
+                    "dealer": live.dealer,
+                    "contributions": dict(contributions or {}),
+                },
+            ),
+            *live.start_events,
+        ]
         for stored in actions:
-            live.game.apply(stored.action)
+            applied = live.game.apply(stored.action)
             if stored.user_id is None:  # only the turn timer acts for nobody
-                timeouts.append((stored.action.seat, timeout_said(stored.action)))
+                said = timeout_said(stored.action)
+                timeouts.append((stored.action.seat, said))
+                events.append(Event("timed_out", stored.action.seat, said))
+            events.extend(applied)
             if stored.client_id and stored.user_id is not None:
                 self.remember(stored.user_id, stored.client_id, stored.version)
         self.hand = RunningHand(
@@ -764,6 +910,7 @@ class TableCore:
             pot_before=pot,
             seq=len(actions),
             timeouts=timeouts,
+            events=events,
         )
         self.restart_turn_timer(now)
 
@@ -853,7 +1000,7 @@ class TableCore:
         self.game_version = end.version
         self.last_result = shown
         if not self.closing:
-            self.schedule_next_hand(now)
+            self.schedule_next_hand(now, after_hand=True)
         return self.publish([Event("hand_over", None, shown)])
 
 

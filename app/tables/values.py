@@ -46,6 +46,8 @@ class TableInfo:
     # empty seats while a person plays (None: no filling).
     practice: bool = False
     bot_fill: str | None = None
+    # This table's gathering countdown in seconds (None: the club's setting).
+    gathering_seconds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from app.tables.commands import (
     Chat,
     Connection,
     Contribute,
+    DealNow,
     Join,
     Leave,
     Resync,
@@ -48,6 +49,7 @@ from app.ws.protocol import (
     ActionIn,
     ChatIn,
     ClientMessage,
+    DealNowIn,
     EntropyIn,
     ErrorOut,
     PingIn,
@@ -296,6 +298,8 @@ async def _dispatch(
             await actor.call(Chat(connection, parsed.text))
         elif isinstance(parsed, EntropyIn):
             await actor.call(Contribute(connection, bytes.fromhex(parsed.value)))
+        elif isinstance(parsed, DealNowIn):
+            await actor.call(DealNow(connection))
         elif isinstance(parsed, SuggestIn):
             connection.send(SuggestionOut(**await actor.call(Suggest(connection))).frame())
         else:

@@ -2,9 +2,11 @@
 
 Client → server: `action` (with a client-chosen id, so a resent action applies once),
 `chat`, `ping`, `resync`, `entropy` (a seated player's 32 random bytes for the next hand's
-seed, docs/fair-shuffle.md), `suggest` (practice tables). Server → client: `snapshot` (the
-viewer's whole view and the table version), `event` (versioned), `error` (a stable code and
-a sentence), `chat`, `pong`, `suggestion`.
+seed, docs/fair-shuffle.md), `suggest` (practice tables), `deal_now` (cut the gathering
+countdown). Server → client: `snapshot` (the viewer's whole view and the table version),
+`event` (versioned), `hand_log` (on every connection: the running hand's events this viewer
+may see, to rebuild its log), `error` (a stable code and a sentence), `chat`, `pong`,
+`suggestion`.
 Frames are parsed here, before anything reaches a table: an oversized, malformed or unknown
 frame becomes a `ProtocolError` and never disturbs play.
 """
@@ -80,13 +82,19 @@ class EntropyIn(_ClientMessage):
     value: Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]
 
 
+class DealNowIn(_ClientMessage):
+    """A seated player would rather deal now than wait out the gathering countdown."""
+
+    type: Literal["deal_now"]
+
+
 class SuggestIn(_ClientMessage):
     """At a practice table: what would the club-level bot play here, and why?"""
 
     type: Literal["suggest"]
 
 
-AnyClientMessage = ActionIn | ChatIn | PingIn | ResyncIn | EntropyIn | SuggestIn
+AnyClientMessage = ActionIn | ChatIn | PingIn | ResyncIn | EntropyIn | SuggestIn | DealNowIn
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -176,6 +184,12 @@ def spliced_snapshot_frame(version: int, public: bytes, private: Mapping[str, An
 def event_frame_of(version: int, kind: str, data: Mapping[str, Any]) -> bytes:
     """`event_frame` for the table's event log, which hands over read-only mappings."""
     return event_frame(version, kind, dict(data))
+
+
+def hand_log_frame(log: Mapping[str, Any]) -> bytes:
+    """The running hand's events a viewer may see (`TableCore.hand_log`), sent on every
+    (re)connection: `{"type": "hand_log", "hand": number or null, "events": [...]}`."""
+    return orjson.dumps({"type": "hand_log", **log}, option=orjson.OPT_NON_STR_KEYS)
 
 
 def chat_frame(message_id: int, user: str, text: str, at: datetime, removed: bool) -> bytes:

@@ -274,12 +274,14 @@ def quick_table(
     buy_in: int = 100,
     buy_in_range: tuple[int, int] | None = None,
     turn_seconds: int = 300,
+    gathering_seconds: int | None = None,
 ) -> tuple[Page, int, Seated]:
     """The owner opens a paused table of `seats` seats; one member per name registers on a
     page of the matching screen, is approved, granted chips and sits in the next seat. The
     table stays paused (`resume` deals). Returns the owner's page (on the table), the
     table's id and the seated players. `buy_in_range`: a Bourré table's smallest and
-    largest buy-in (`buy_in` to five times it unless given)."""
+    largest buy-in (`buy_in` to five times it unless given); `gathering_seconds`: the
+    table's own gathering countdown (else the club's)."""
     base = live_server.base_url
     owner = new_page()
     log_in(owner, base, live_server.owner_username, live_server.owner_password)
@@ -300,6 +302,7 @@ def quick_table(
             "buy_in_min": low,
             "buy_in_max": high,
             "turn_seconds": turn_seconds,
+            **({"gathering_seconds": gathering_seconds} if gathering_seconds is not None else {}),
         },
     )
     table_id = int(table["id"])

@@ -161,7 +161,9 @@ async def test_a_kill_during_group_commits_loses_no_acknowledged_action_and_doub
     pg_env: dict[str, str],
 ) -> None:
     # Hands follow each other at once: the tables are seldom all between hands.
-    server = RestartableServer({**pg_env, "SALON_NEXT_HAND_SECONDS": "0.02"})
+    server = RestartableServer(
+        {**pg_env, "SALON_NEXT_HAND_SECONDS": "0.02", "SALON_GATHERING_SECONDS": "0.02"}
+    )
     server.start()
     secret = demo_password(pg_env, "member")
     db = Database(pg_env["DATABASE_URL"], null_pool=True)

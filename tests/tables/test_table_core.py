@@ -335,6 +335,55 @@ def test_the_countdown_needs_two_eligible_seats_and_an_open_table() -> None:
     assert closing.next_hand_at is None
 
 
+def test_no_countdown_while_the_game_cannot_deal_and_the_view_says_why() -> None:
+    # Bouillotte deals to three players with chips (rules/bouillotte.md §1).
+    c = core([seat(0), seat(1), seat(2, stack=0), seat(3, sitting_out=True)], game="bouillotte")
+    c.schedule_next_hand(0.0)
+    assert c.next_hand_at is None and c.next_hand is None
+    assert c.public_view(0.0, set())["waiting_for"] == {
+        "code": "more_players",
+        "min": 3,
+        "missing": 1,
+        "broke": [2],
+        "sitting_out": [3],
+    }
+    # The cave is bought: a gathering countdown starts.
+    c.set_seats([seat(0), seat(1), seat(2), seat(3, sitting_out=True)])
+    c.seats_changed("topped_up", 2, 10.0)
+    assert c.waiting_for() is None and c.next_hand_at == 10.0 + COUNTDOWN
+    # A player stands up during it: the countdown stops rather than end in no deal.
+    c.set_seats([seat(0), seat(1), seat(3, sitting_out=True)])
+    c.seats_changed("left", 2, 11.0)
+    assert c.next_hand_at is None and c.gathering_view() is None
+    paused = core(status="paused")
+    assert paused.waiting_for() == {"code": "table_paused"}
+
+
+def test_deal_now_cuts_the_gathering_once_every_person_dealt_in_asks() -> None:
+    c = core(gathering_seconds=30)
+    c.schedule_next_hand(0.0)
+    assert c.next_hand_at == 30.0
+    assert c.gathering_view() == {"ready": [], "awaited": [0, 1, 2]}
+    assert [e.kind for e in c.deal_now(10, 1.0)] == ["deal_now"]
+    assert c.deal_now(10, 1.5) == []  # asked twice: once
+    c.deal_now(11, 2.0)
+    assert c.next_hand_at == 30.0 and c.gathering_view() == {"ready": [0, 1], "awaited": [2]}
+    c.deal_now(12, 3.0)
+    assert c.next_hand_at == 3.0
+    with pytest.raises(ActionRefused) as refused:
+        c.deal_now(99, 3.0)
+    assert refused.value.code == "not_seated"
+    assert c.next_hand_due(3.0) and c.gathering_view() is None
+    # Between two hands the pause is the short one, with nothing to cut.
+    dealt(c)
+    play_out(c)
+    c.hand_finished(c.end_hand(), {}, now=100.0)
+    assert c.next_hand_at == 100.0 + COUNTDOWN and c.gathering_view() is None
+    with pytest.raises(ActionRefused) as refused:
+        c.deal_now(10, 100.0)
+    assert refused.value.code == "not_gathering"
+
+
 def test_pausing_stops_the_countdown_and_opening_starts_it() -> None:
     c = core()
     c.schedule_next_hand(0.0)
@@ -377,7 +426,7 @@ def test_each_seat_sees_its_own_cards_and_nobody_elses() -> None:
     public_card = hand.live.game.view(None)["turned_card"]
     for viewer in (0, 1, 2):
         view = c.view(viewer, 0.0, set())
-        assert view["you"] == {"seat": viewer}
+        assert view["you"] == {"seat": viewer, "dealt_in": True}
         assert view["hand"]["hand"] == cards[viewer]
         text = json.dumps(view)
         for other, theirs in cards.items():
@@ -570,6 +619,10 @@ def test_a_running_hand_is_rebuilt_from_its_stored_actions() -> None:
         applied = c.apply(action)
         c.commit(applied, seat_no + 10, f"s{n}", NOW)
         stored.append(StoredAction(action, seat_no + 10, f"s{n}", applied.version))
+    # And one the turn timer took (stored under nobody).
+    timed_out = c.apply(c.time_out(hand.live.game.to_act()[0]), timed_out=True)
+    c.commit(timed_out, None, None, NOW)
+    stored.append(StoredAction(timed_out.action, None, None, timed_out.version))
     again = core()
     again.restore(
         row_id=hand.row_id,
@@ -583,10 +636,14 @@ def test_a_running_hand_is_rebuilt_from_its_stored_actions() -> None:
         actions=stored,
         now=500.0,
     )
-    assert again.hand is not None and again.hand.seq == 3
+    assert again.hand is not None and again.hand.seq == 4
     assert again.turn_deadline == 500.0 + TURN
     for viewer in (None, 0, 1, 2):
         assert again.private_view(viewer) == c.private_view(viewer)
+    # The hand's log, as each member may see it, is the one the first process told.
+    for member in (0, 10, 11, 12):
+        assert again.hand_log(member) == c.hand_log(member)
+    assert any(e["kind"] == "timed_out" for e in again.hand_log(10)["events"])
     assert again.check_action(stored[0].user_id or 0, request(stored[0].action, "s0")) == (
         Duplicate(stored[0].version)
     )

@@ -73,21 +73,39 @@ export class HandLog {
     this.game = game;
     // The seat whose next action the timer took: its line says so instead.
     this.timedOut = new Map();
+    /** @type {number | undefined} the hand in play, once its heading is written */
+    this.number = undefined;
   }
 
   /** A new hand: its heading in the log (the hands before stay above it, for a while). */
   start(number) {
     this.timedOut.clear();
+    this.number = number;
     this.heading.textContent = `Hand ${number}`;
-    this.add(`Hand ${number}`, "hand");
+    this.add(`Hand ${number}`, "hand").dataset.hand = String(number);
   }
 
-  /** A heading for a page opened in the middle of a hand: what came before is not known. */
+  /** A heading for a page opened in the middle of a hand, until the server's account of
+   *  the hand so far (`rebuild`) arrives. */
   joined(number) {
     if (this.heading.textContent) return;
-    this.heading.textContent = `Hand ${number}`;
-    this.add(`Hand ${number}`, "hand");
-    this.add("You came in during this hand.", "muted");
+    this.start(number);
+  }
+
+  /** The hand in play as the server tells it on every (re)connection (`hand_log`: the
+   *  events this viewer may see, in order): its lines are written again from them, in
+   *  place of what this page had of it. The hands before stay. */
+  rebuild(frame, names) {
+    if (frame.hand === null || frame.hand === undefined) return;
+    const heading = this.list.querySelector(`li[data-hand="${frame.hand}"]`);
+    if (heading) {
+      while (heading.nextElementSibling) heading.nextElementSibling.remove();
+      heading.remove();
+    }
+    this.start(frame.hand);
+    for (const { kind, data } of frame.events) {
+      if (kind !== "new_hand") this.event({ kind, data }, names);
+    }
   }
 
   add(text, kind = "") {
@@ -109,7 +127,8 @@ export class HandLog {
       const said = timeoutSentence(names.name(data.seat), data, this.game);
       this.timedOut.set(data.seat, said);
       this.add(said, "timeout");
-      return said;
+      // The notice names its hand: read later, it is not taken for the hand in play.
+      return this.number === undefined ? said : `Hand ${this.number}: ${said}`;
     }
     const said = line(kind, data, this.game, names);
     if (!said?.text) return null;

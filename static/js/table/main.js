@@ -11,6 +11,7 @@ import { HandLog, lastTrickView, timeoutSentence } from "./handlog.js";
 import { installShortcuts, labelShortcuts } from "./keys.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { TableSocket } from "./socket.js";
+import { WaitingBanner, waitingSentence } from "./waiting.js";
 
 const root = document.getElementById("table-app");
 const tableId = Number(root.dataset.tableId);
@@ -265,6 +266,9 @@ function onFrame(frame) {
         if (won) sounds.win();
       }
       break;
+    case "hand_log":
+      handLog.rebuild(frame, { name: seatName, who: ctx.displayName, me: state.view?.you.seat ?? null });
+      break;
     case "suggestion":
       // The reason starts with the move itself ("Lead the ace of spades: …").
       showCoach("Suggestion", frame.reason, frame.action);
@@ -371,6 +375,8 @@ function renderMine(view) {
     const free = view.seats.length < view.table.seat_count;
     prompt = `You are watching.${free ? " Choose an empty seat to join." : ""}`;
     if (view.hand) prompt += ` ${waitingFor(view)}`;
+  } else if (view.hand && view.you.dealt_in === false) {
+    prompt = waitingFor(view);
   } else if (view.hand && view.hand.hand !== undefined) {
     ({ prompt, cards, controls } = game.myArea(view, ctx));
     if (!prompt) prompt = view.hand.phase === "over" ? "Hand over." : waitingFor(view);
@@ -379,13 +385,11 @@ function renderMine(view) {
   } else if (!view.hand && view.table.status === "paused") {
     prompt = "The table is paused.";
   } else if (seat?.sitting_out) {
-    prompt = "You are sitting out. Press “Come back” to be dealt in.";
+    prompt = seat.sat_out_after ? "" : "You are sitting out. Press “Come back” to be dealt in.";
   } else if (view.hand) {
     prompt = `You join at the next hand. ${waitingFor(view)}`;
-  } else if (view.next_hand_in !== null) {
-    prompt = "Next hand soon.";
   } else {
-    prompt = "Waiting for more players to sit down.";
+    prompt = waitingSentence(view, waiting.hooks);
   }
   $("prompt").textContent = prompt;
   $("prompt").classList.toggle("prompt--turn", Boolean(view.hand?.legal_actions?.length));
@@ -469,6 +473,7 @@ function render() {
   $("hand-info").textContent = view.hand ? game.handInfo(view.hand) : "";
   renderCommitment(view);
   renderMine(view);
+  waiting.render(view);
   renderCoach(view);
   labelShortcuts($("controls"));
   renderLastTrick(view);
@@ -629,6 +634,15 @@ $("hand-log-panel").addEventListener("toggle", () => {
   $("hand-log").scrollTop = $("hand-log").scrollHeight;
 });
 
+const waiting = new WaitingBanner($("table-notice"), {
+  name: seatName,
+  fixed: described.buy_in_option !== null,
+  nextHandAt: () => state.nextHandAt,
+  topUp: (amount) => post("top-up", { amount, request_key: requestKey() }),
+  openTopUp: () => $("top-up").click(),
+  comeBack: () => post("sit-in"),
+  dealNow: () => socket.send({ type: "deal_now" }) || toast("You are offline; reconnecting…"),
+});
 const socket = new TableSocket(tableId, onFrame, setConnection, invite);
 socket.connect();
 findLastHand();

@@ -1,0 +1,154 @@
+// What stands between the table and its next deal, said where the seated player looks:
+// why no hand can be dealt (the server's `waiting_for`: a stable code and its parameters),
+// the gathering countdown with its "Deal now" button, a new cave for a player whose stack
+// is empty, and a player sat out by the turn timer, with a large "I'm back" button.
+// The server decides all of it; this module only words it and asks.
+import { h, chips } from "../dom.js";
+
+const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"];
+
+/** "two timeouts", "one more player": small counts in words, as people say them. */
+function counted(n, one, many) {
+  const word = NUMBER_WORDS[n] ?? String(n);
+  return `${word} ${n === 1 ? one : many}`;
+}
+
+function chipCount(n) {
+  return `${chips(n)} ${n === 1 ? "chip" : "chips"}`;
+}
+
+/** "Ann", "Ann or Bob", "Ann, Bob or Cy". */
+function either(words) {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}
+
+/** The sentence for a `more_players` reason, from the viewer's place: "Waiting for Carol's
+ *  cave, or one more player." `name(seat)`: the name at a seat; `fixed`: the buy-in is one
+ *  amount (a cave); `me`: the viewer's seat (their own empty stack is said apart). */
+function morePlayers(reason, { name, fixed, me }) {
+  // The viewer's own empty stack is the banner's to say: the prompt tells the rest.
+  const mine = reason.broke.includes(me) ? 1 : 0;
+  const missing = reason.missing - mine;
+  if (missing <= 0) return "";
+  const others = (seats) => seats.filter((seat) => seat !== me);
+  const refill = others(reason.broke).map((seat) => (fixed ? `${name(seat)}'s cave` : `${name(seat)} to top up`));
+  const back = others(reason.sitting_out).map((seat) => `${name(seat)} to come back`);
+  const newcomer = missing === 1 ? "one more player" : `${counted(missing, "more player", "more players")}`;
+  const ways = [...refill, ...back];
+  if (!ways.length) return `Waiting for ${newcomer} to sit down.`;
+  if (missing === 1) return `Waiting for ${either(ways)}, or ${newcomer}.`;
+  return `Waiting for ${newcomer} (${either(ways)} would each count as one).`;
+}
+
+/** Why no hand is dealt, as one sentence for the prompt (empty when the gathering banner
+ *  says what comes next). */
+export function waitingSentence(view, { name, fixed }) {
+  const reason = view.waiting_for;
+  if (view.gathering) return "";
+  if (!reason) return view.next_hand_in !== null ? "Next hand soon." : "";
+  switch (reason.code) {
+    case "table_paused":
+      return "The table is paused.";
+    case "table_closed":
+      return "This table is closing.";
+    case "more_players":
+      return morePlayers(reason, { name, fixed, me: view.you.seat });
+    default:
+      return "Waiting for the next hand.";
+  }
+}
+
+/** The banners above the player's own place. */
+export class WaitingBanner {
+  /** @param {HTMLElement} el where the banners go
+   *  @param {{name: (seat: number) => string, fixed: boolean, nextHandAt: () => number | null,
+   *    topUp: (amount: number) => void, openTopUp: () => void, comeBack: () => void,
+   *    dealNow: () => void}} hooks */
+  constructor(el, hooks) {
+    this.el = el;
+    this.hooks = hooks;
+    this.key = "";
+    setInterval(() => this.tick(), 250);
+  }
+
+  render(view) {
+    const parts = this.parts(view);
+    const key = JSON.stringify(parts.map((p) => p.key));
+    this.el.hidden = !parts.length;
+    if (key !== this.key) {
+      const before = this.key;
+      this.key = key;
+      this.el.replaceChildren(...parts.map((p) => p.node));
+      // A player sat out or out of chips has something to do: bring it into sight (on a
+      // phone the place sits below the felt), once, when it appears.
+      const urgent = parts.find((p) => /^(sat-out|broke):/.test(p.key) && !before.includes(p.key));
+      if (urgent) requestAnimationFrame(() => urgent.node.scrollIntoView({ block: "nearest" }));
+    }
+    this.tick();
+  }
+
+  /** Each banner with a key saying what it shows (it is redrawn only when that changes, so
+   *  a button keeps its focus across snapshots). */
+  parts(view) {
+    const me = view.you.seat;
+    const seat = view.seats.find((s) => s.seat === me);
+    const parts = [];
+    if (!seat) return parts;
+    if (seat.sat_out_after) parts.push(this.satOut(seat.sat_out_after));
+    if (!view.hand && seat.stack <= 0 && !seat.leaving) parts.push(this.broke(view));
+    if (view.hand && view.you.dealt_in === false) {
+      parts.push({ key: "next-hand", node: h("p", { class: "table-notice-line", dataset: { testid: "dealt-next-hand" }, text: "You'll be dealt in next hand." }) });
+    }
+    if (view.gathering) parts.push(this.gathering(view));
+    return parts;
+  }
+
+  satOut(count) {
+    return {
+      key: `sat-out:${count}`,
+      node: h("div", { class: "sat-out-banner", role: "alert", dataset: { testid: "sat-out" } },
+        h("p", { class: "sat-out-text", text: `You were sat out after ${counted(count, "timeout", "timeouts")}.` }),
+        h("button", { type: "button", class: "im-back", dataset: { testid: "im-back" }, text: "I'm back", onclick: () => this.hooks.comeBack() })),
+    };
+  }
+
+  broke(view) {
+    const table = view.table;
+    const fixed = this.hooks.fixed;
+    const text = fixed ? "You have no chips left: buy a new cave to play on." : "You have no chips left: top up to play on.";
+    const label = fixed ? `Buy a new cave: ${chipCount(table.buy_in_min)}` : "Top up";
+    const onclick = fixed ? () => this.hooks.topUp(table.buy_in_min) : () => this.hooks.openTopUp();
+    return {
+      key: `broke:${label}`,
+      node: h("div", { class: "broke-banner", dataset: { testid: "broke" } },
+        h("p", { class: "table-notice-line", text }),
+        h("button", { type: "button", class: "buy-cave", dataset: { testid: "buy-cave" }, text: label, onclick })),
+    };
+  }
+
+  gathering(view) {
+    const me = view.you.seat;
+    const { ready, awaited } = view.gathering;
+    const mine = awaited.includes(me);
+    const waitingOn = awaited.filter((seat) => seat !== me).map((seat) => this.hooks.name(seat));
+    const said = ready.includes(me) && waitingOn.length
+      ? `Dealing when ${either(waitingOn)} ${waitingOn.length === 1 ? "says" : "say"} so, or when the countdown ends.`
+      : "";
+    return {
+      key: `gathering:${mine}:${said}`,
+      node: h("div", { class: "gathering-banner", dataset: { testid: "gathering" } },
+        h("p", { class: "table-notice-line gathering-count", "aria-live": "off" }),
+        said ? h("p", { class: "table-notice-line muted", text: said }) : null,
+        mine ? h("button", { type: "button", class: "deal-now", dataset: { testid: "deal-now" }, text: "Deal now", onclick: () => this.hooks.dealNow() }) : null),
+    };
+  }
+
+  tick() {
+    const el = this.el.querySelector(".gathering-count");
+    if (!el) return;
+    const at = this.hooks.nextHandAt();
+    const seconds = at === null ? 0 : Math.max(0, Math.ceil((at - performance.now()) / 1000));
+    el.textContent = seconds > 0 ? `Dealing in ${seconds} s: time for everyone to sit down.` : "Dealing…";
+  }
+}
