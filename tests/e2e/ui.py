@@ -38,9 +38,16 @@ class LiveServer:
 
 
 class NewPage(Protocol):
-    """Open a page in a fresh browser context (its own cookies: one person)."""
+    """Open a page in a fresh browser context (its own cookies: one person), optionally in
+    a time zone and a language of its own ("Europe/Paris", "en-GB")."""
 
-    def __call__(self, viewport: Screen = DESKTOP) -> Page: ...
+    def __call__(
+        self,
+        viewport: Screen = DESKTOP,
+        *,
+        timezone_id: str | None = None,
+        locale: str | None = None,
+    ) -> Page: ...
 
 
 class Shot(Protocol):
