@@ -38,16 +38,9 @@ class LiveServer:
 
 
 class NewPage(Protocol):
-    """Open a page in a fresh browser context (its own cookies: one person), optionally in
-    a time zone and a language of its own ("Europe/Paris", "en-GB")."""
+    """Open a page in a fresh browser context (its own cookies: one person)."""
 
-    def __call__(
-        self,
-        viewport: Screen = DESKTOP,
-        *,
-        timezone_id: str | None = None,
-        locale: str | None = None,
-    ) -> Page: ...
+    def __call__(self, viewport: Screen = DESKTOP) -> Page: ...
 
 
 class Shot(Protocol):
