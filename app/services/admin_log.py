@@ -276,6 +276,8 @@ def shown(field: str, value: Any) -> Shown:
         return Shown("none")
     if isinstance(value, bool):
         return Shown("on" if value else "off")
+    if field == "seat" and isinstance(value, int):
+        return Shown(str(value + 1))  # seats are counted from 1 at the table, as people do
     if field in _TIMES and isinstance(value, str):
         try:
             return Shown(at=datetime.fromisoformat(value))

@@ -7,7 +7,7 @@ const FORMAT = new Intl.DateTimeFormat(undefined, {
   day: "numeric",
   month: "short",
   year: "numeric",
-  hour: "2-digit",
+  hour: "numeric",
   minute: "2-digit",
   timeZoneName: "short",
 });
