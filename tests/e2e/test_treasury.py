@@ -169,7 +169,7 @@ def test_chip_request_ledger_and_sessions(
     admin.get_by_role("button", name="Filter", exact=True).click()
     sittings = admin.get_by_test_id("sittings")
     expect(sittings).to_contain_text(f"Cajun {name}")
-    expect(sittings.get_by_role("row")).to_have_count(2)
+    expect(sittings.locator("tbody tr")).to_have_count(1)
     fits(admin)
     shot(admin, f"treasury-sessions-{name}")
     sessions_csv = admin.get_by_test_id("sessions-csv")
