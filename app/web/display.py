@@ -9,7 +9,7 @@ global of the templates).
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 
 from markupsafe import Markup
 
@@ -49,15 +49,6 @@ def when(moment: datetime | str | None) -> Markup:
     return Markup('<time datetime="{}">{}</time>').format(at.isoformat(), utc_words(at))
 
 
-def day(moment: date | datetime | None) -> Markup:
-    """A calendar day as a `<time>` element ("2 Dec 2026"), left as it is in every zone."""
-    if moment is None:
-        return Markup("")
-    return Markup('<time datetime="{}" data-day>{}</time>').format(
-        moment.strftime("%Y-%m-%d"), f"{moment.day} {moment:%b %Y}"
-    )
-
-
 def counted(amount: int, unit: str) -> str:
     """A number with its unit, the unit singular for one: "1 chip", "2 chips", "-1 chip".
 
@@ -66,12 +57,6 @@ def counted(amount: int, unit: str) -> str:
     if abs(amount) == 1 and unit.endswith("s") and len(unit) > 1:
         unit = unit[:-1]
     return f"{amount} {unit}"
-
-
-def plural(amount: int, one: str, many: str | None = None) -> str:
-    """A count and its noun: "1 sign-up", "3 sign-ups" (`many` when the plural is not
-    one "s" more)."""
-    return f"{amount} {one if amount == 1 else (many or one + 's')}"
 
 
 def ledger_kind(kind: str) -> str:

@@ -25,7 +25,5 @@ templates.env.globals["game_titles"] = {game["name"]: game["title"] for game in 
 # Times, counts and codes as people read them (app.web.display): `{{ at|when }}`,
 # `{{ n|counted(club.chip_unit) }}`, `{{ kind|ledger_kind }}`.
 templates.env.filters["when"] = display.when
-templates.env.filters["day"] = display.day
 templates.env.filters["counted"] = display.counted
-templates.env.filters["plural"] = display.plural
 templates.env.filters["ledger_kind"] = display.ledger_kind

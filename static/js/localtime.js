@@ -1,7 +1,7 @@
 // Every time on a page in the viewer's own time zone, named: the server writes
 // <time datetime="2026-12-02T20:04:00+00:00">2 Dec 2026, 20:04 UTC</time> (readable without
 // this script) and this rewrites its text as "2 Dec 2026, 21:04 CET" where the viewer is in
-// Paris. A <time data-day> is a calendar day, the same in every zone: left as written.
+// Paris.
 
 const FORMAT = new Intl.DateTimeFormat(undefined, {
   day: "numeric",
@@ -17,7 +17,7 @@ const FORMAT = new Intl.DateTimeFormat(undefined, {
  * @param {ParentNode} [root]
  */
 export function showLocalTimes(root = document) {
-  for (const element of root.querySelectorAll("time[datetime]:not([data-day])")) {
+  for (const element of root.querySelectorAll("time[datetime]")) {
     const at = new Date(element.getAttribute("datetime") ?? "");
     if (Number.isNaN(at.getTime())) continue;
     element.textContent = FORMAT.format(at);

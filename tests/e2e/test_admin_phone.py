@@ -17,7 +17,10 @@ from tests.e2e.ui import PHONE, LiveServer, NewPage, Shot, log_in, member_row, o
 REACH = """(button) => {
     const box = button.getBoundingClientRect();
     const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-    return {left: box.left, right: box.right, hit: hit === button || button.contains(hit)};
+    return {
+        left: box.left, right: box.right, height: box.height,
+        hit: hit === button || button.contains(hit),
+    };
 }"""
 
 
@@ -81,6 +84,7 @@ def test_every_admin_list_is_cards_with_its_actions_in_reach(
             words = button.inner_text()
             assert where["left"] >= 0 and where["right"] <= 375, f"{words!r} on {path}: {where}"
             assert where["hit"], f"{words!r} on {path} is covered where it would be tapped"
+            assert where["height"] >= 44, f"{words!r} on {path} is too small a tap target"
         shot(phone, f"admin-phone-{name}")
     # The lists are cards: a member's role and status each under its name.
     phone.goto(f"{base}/admin")

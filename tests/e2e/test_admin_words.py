@@ -47,7 +47,7 @@ def read(page: Page, url: str) -> str:
 def times_are_local(page: Page) -> int:
     """Every time on the page is in Paris time, with its zone named; how many there are."""
     shown: list[dict[str, str]] = page.evaluate(
-        """() => [...document.querySelectorAll('time[datetime]:not([data-day])')]
+        """() => [...document.querySelectorAll('time[datetime]')]
             .map((el) => ({at: el.getAttribute('datetime'), text: el.textContent}))"""
     )
     for time in shown:
