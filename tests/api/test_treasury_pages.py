@@ -140,5 +140,5 @@ async def test_the_dashboard_overview_counts_chips_where_they_are(
     assert [int(n) for n in re.findall(r"<dd>([0-9]+)</dd>", circulation)] == [1390, 100, 10]
     # Today's bar is the tallest (the only one) of both charts: one hand, a pot of 30.
     assert page.count('height="100"><title>') == 2
-    assert ": 1 hands</title>" in page and ": 30 chips</title>" in page
+    assert ": 1 hand</title>" in page and ": 30 chips</title>" in page
     await admin.aclose()
