@@ -17,6 +17,8 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AdminAction, User
+from app.engine import registry
+from app.engine.options import OptionInfo
 
 # Every action name the log knows, with its words for the page. A new admin action adds
 # its line here (and one line to the test that walks every admin action).
@@ -181,3 +183,124 @@ async def actors(session: AsyncSession) -> list[tuple[int, str]]:
         .order_by(User.username)
     )
     return [(user_id, username) for user_id, username in (await session.execute(query)).all()]
+
+
+# What the rows' before/after fields are called on the page ("signup_requires_approval"
+# reads "Sign-up needs approval"). A field missing here still reads as words.
+FIELDS: dict[str, str] = {
+    "signup_requires_approval": "Sign-up needs approval",
+    "members_may_create_tables": "Members may open tables",
+    "default_turn_seconds": "Default turn timer (s)",
+    "chip_unit": "Chip unit",
+    "seed_reveal": "Hand seeds published",
+    "name": "Name",
+    "status": "Status",
+    "role": "Role",
+    "username": "Username",
+    "display_name": "Display name",
+    "signed_up_at": "Signed up",
+    "balance": "Balance",
+    "amount": "Amount",
+    "reason": "Reason",
+    "operation_id": "Ledger operation",
+    "chips": "Chips",
+    "returned": "Returned",
+    "max_uses": "Uses allowed",
+    "uses": "Used",
+    "expires_at": "Expires",
+    "revoked": "Revoked",
+    "game": "Game",
+    "rules": "Rules",
+    "options": "Options",
+    "description": "Description",
+    "from": "Copied from",
+    "archived": "Archived",
+    "seat_count": "Seats",
+    "buy_in_min": "Smallest buy-in",
+    "buy_in_max": "Largest buy-in",
+    "turn_seconds": "Turn timer (s)",
+    "private": "Private",
+    "allow_spectators": "Spectators may watch",
+    "text": "Text",
+    "table_id": "Table",
+    "author": "Author",
+    "muted_until": "Muted until",
+    "minutes": "Minutes",
+    "bot_fill": "Bots fill empty seats",
+    "seat": "Seat",
+    "level": "Level",
+    "answer": "Answer",
+}
+
+# Fields whose values are codes with words of their own.
+_VALUE_WORDS: dict[str, dict[str, str]] = {
+    "seed_reveal": {"hand": "as each hand ends", "session": "when the session ends"},
+    "game": {name: game.title for name, game in registry.GAMES.items()},
+}
+# Fields that hold a time (stored as ISO text); the page shows them in the viewer's zone.
+_TIMES = frozenset({"expires_at", "muted_until", "signed_up_at"})
+# The games' own words for their options, for a table's or a configuration's rules.
+_OPTIONS: dict[str, OptionInfo] = {
+    key: info for game in registry.GAMES.values() for key, info in game.option_info.items()
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One value as the page shows it: words, or a time for the page to localise."""
+
+    words: str = ""
+    at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One field of an audit row: its name in words and its value before and after (None:
+    the row has no such side)."""
+
+    label: str
+    before: Shown | None
+    after: Shown | None
+
+
+def field_words(field: str) -> str:
+    option = _OPTIONS.get(field)
+    return FIELDS.get(field) or (option.label if option else field.replace("_", " ").capitalize())
+
+
+def shown(field: str, value: Any) -> Shown:
+    """A stored value in words: on/off for a yes-or-no, the words of a code, a time."""
+    if field in _OPTIONS and field not in FIELDS:
+        return Shown(_OPTIONS[field].describe(value))
+    if value is None or value == "":
+        return Shown("none")
+    if isinstance(value, bool):
+        return Shown("on" if value else "off")
+    if field == "seat" and isinstance(value, int):
+        return Shown(str(value + 1))  # seats are counted from 1 at the table, as people do
+    if field in _TIMES and isinstance(value, str):
+        try:
+            return Shown(at=datetime.fromisoformat(value))
+        except ValueError:
+            return Shown(value)
+    if isinstance(value, Mapping):
+        parts = (f"{field_words(key)} {shown(key, item).words}" for key, item in value.items())
+        return Shown(", ".join(parts) or "none")
+    if isinstance(value, list | tuple):
+        return Shown(", ".join(shown(field, item).words for item in value) or "none")
+    return Shown(_VALUE_WORDS.get(field, {}).get(str(value), str(value)))
+
+
+def changes(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[Change]:
+    """An audit row's fields in words, in the order it recorded them: one line per field,
+    "Sign-up needs approval: off → on" when both sides hold it."""
+    was, now = before or {}, after or {}
+    order = list(was) + [field for field in now if field not in was]
+    return [
+        Change(
+            field_words(field),
+            shown(field, was[field]) if field in was else None,
+            shown(field, now[field]) if field in now else None,
+        )
+        for field in order
+    ]

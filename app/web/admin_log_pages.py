@@ -125,6 +125,7 @@ async def log_page(
         "admins": admins,
         "actions": admin_log.ACTIONS,
         "target_kinds": admin_log.TARGET_KINDS,
+        "changes": admin_log.changes,
         "csv_link": csv_link(where),
         "page_link": page_link,
     }

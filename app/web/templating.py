@@ -7,6 +7,7 @@ from pathlib import Path
 from fastapi.templating import Jinja2Templates
 
 from app.api.games import GAMES_DESCRIBED
+from app.web import display
 from app.web.assets import asset_url
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -21,3 +22,8 @@ _GAMES = [game.model_dump() for game in GAMES_DESCRIBED]
 templates.env.globals["game_list"] = _GAMES
 templates.env.globals["game_described"] = {game["name"]: game for game in _GAMES}
 templates.env.globals["game_titles"] = {game["name"]: game["title"] for game in _GAMES}
+# Times, counts and codes as people read them (app.web.display): `{{ at|when }}`,
+# `{{ n|counted(club.chip_unit) }}`, `{{ kind|ledger_kind }}`.
+templates.env.filters["when"] = display.when
+templates.env.filters["counted"] = display.counted
+templates.env.filters["ledger_kind"] = display.ledger_kind

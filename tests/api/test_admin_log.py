@@ -203,3 +203,36 @@ async def test_a_sign_up_with_chips_cannot_be_rejected(app: FastAPI, db: Databas
     page = await owner.post(f"/admin/members/{pia}/reject", data={"csrf_token": token.group(1)})
     assert page.status_code == 409 and "approve or ban them instead" in page.text
     await owner.aclose()
+
+
+def test_a_row_reads_as_words_not_as_stored_fields() -> None:
+    """The page says what changed as a person would: a setting's name, on/off, a game's
+    title, a table's rules in the game's own words, a seat counted from 1, a time left for
+    the reader's zone."""
+    settings = admin_log.changes(
+        {"signup_requires_approval": False, "seed_reveal": "session"},
+        {"signup_requires_approval": True, "seed_reveal": "hand"},
+    )
+    assert [(c.label, c.before, c.after) for c in settings] == [
+        ("Sign-up needs approval", admin_log.Shown("off"), admin_log.Shown("on")),
+        (
+            "Hand seeds published",
+            admin_log.Shown("when the session ends"),
+            admin_log.Shown("as each hand ends"),
+        ),
+    ]
+    opened = admin_log.changes(
+        None,
+        {
+            "game": "bourre",
+            "rules": {"ante": 1},
+            "seat": 0,
+            "muted_until": "2026-12-02T20:04:00+00:00",
+        },
+    )
+    words = {c.label: c.after for c in opened}
+    assert words["Game"] == admin_log.Shown("Bourré")
+    assert words["Rules"] == admin_log.Shown("Ante 1 chip")
+    assert words["Seat"] == admin_log.Shown("1")
+    assert words["Muted until"] == admin_log.Shown(at=datetime(2026, 12, 2, 20, 4, tzinfo=UTC))
+    assert all(c.before is None for c in opened)

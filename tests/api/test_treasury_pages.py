@@ -64,7 +64,7 @@ async def test_sessions_page_and_member_page(app: FastAPI, db: Database) -> None
     assert alice.status_code == 200
     assert 'data-testid="member-balance">470<' in alice.text
     nets = alice.text.split('data-testid="nets"')[1].split("</table>")[0]
-    assert re.search(r"<td>Bourré</td><td class=\"num\">1</td>.*>-30</td>", nets)
+    assert re.search(r">Bourré</td><td class=\"num\" data-label=\"Sittings\">1</td>.*>-30<", nets)
     await admin.aclose()
 
 
@@ -133,7 +133,7 @@ async def test_the_dashboard_overview_counts_chips_where_they_are(
     admin = await client_of(app, "owner")
     page = (await admin.get("/admin")).text
     latency = page.split('data-testid="latency-by-table"')[1].split("</table>")[0]
-    assert f"<td>{TABLE_NAME}</td>" in latency and ">12.5<" in latency
+    assert f">{TABLE_NAME}</td>" in latency and ">12.5<" in latency
     circulation = page.split('data-testid="circulation"')[1].split("</dl>")[0]
     # 1500 granted: Cyd's 100 at the table, 10 in the pot, the rest on balances.
     assert 'data-testid="circulation-total">1500<' in page
@@ -142,5 +142,5 @@ async def test_the_dashboard_overview_counts_chips_where_they_are(
     assert figures == [1490, 1390, 100, 0, 10]
     # Today's bar is the tallest (the only one) of both charts: one hand, a pot of 30.
     assert page.count('height="100"><title>') == 2
-    assert ": 1 hands</title>" in page and ": 30 chips</title>" in page
+    assert ": 1 hand</title>" in page and ": 30 chips</title>" in page
     await admin.aclose()

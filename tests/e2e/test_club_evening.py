@@ -35,6 +35,7 @@ from tests.e2e.ui import (
     Screen,
     Shot,
     approve,
+    confirm,
     grant_chips,
     log_in,
     register,
@@ -166,6 +167,7 @@ def test_a_club_evening_is_in_the_audit_log_and_the_sessions(
         admin.get_by_test_id("pending-requests").get_by_role("row").filter(has_text=asker_name)
     )
     request.get_by_role("button", name="Approve", exact=True).click()
+    confirm(admin, "Approve")
     expect(admin.get_by_role("status")).to_contain_text("approved")
 
     # All of it in the audit log, each action under its own filter.

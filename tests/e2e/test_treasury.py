@@ -20,6 +20,7 @@ from tests.e2e.ui import (
     Screen,
     Shot,
     approve,
+    confirm,
     log_in,
     open_admin,
     register,
@@ -104,6 +105,7 @@ def test_chip_request_ledger_and_sessions(
     row = admin.get_by_test_id("pending-requests").get_by_role("row").filter(has_text=display)
     row.get_by_role("textbox").fill("Enjoy")
     row.get_by_role("button", name="Approve", exact=True).click()
+    confirm(admin, "Approve")
     expect(admin.get_by_role("status")).to_contain_text(f"from {display} for 120 approved")
     fits(admin)
     shot(admin, f"treasury-requests-{name}")
@@ -167,7 +169,7 @@ def test_chip_request_ledger_and_sessions(
     admin.get_by_role("button", name="Filter", exact=True).click()
     sittings = admin.get_by_test_id("sittings")
     expect(sittings).to_contain_text(f"Cajun {name}")
-    expect(sittings.get_by_role("row")).to_have_count(2)
+    expect(sittings.locator("tbody tr")).to_have_count(1)
     fits(admin)
     shot(admin, f"treasury-sessions-{name}")
     sessions_csv = admin.get_by_test_id("sessions-csv")

@@ -113,7 +113,16 @@ def grant_chips(page: Page, username: str, amount: int, reason: str) -> None:
     page.get_by_label("Amount", exact=True).fill(str(amount))
     page.get_by_label("Reason", exact=True).fill(reason)
     page.get_by_role("button", name="Grant", exact=True).click()
+    confirm(page, "Grant")
     expect(page.get_by_role("status")).to_have_text(f"Granted {amount} to {username}.")
+
+
+def confirm(page: Page, answer: str) -> None:
+    """Say yes to the question an admin action asks before it is sent (a ban, chips
+    granted or taken…): press the dialog's `answer` button."""
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name=answer, exact=True).click()
 
 
 def reveal_each_hand(page: Page) -> None:

@@ -1,0 +1,64 @@
+"""How the pages show times, counts and the records' codes to people.
+
+A time is sent as a `<time>` element: its `datetime` attribute is the exact instant (ISO
+8601, UTC), its text a readable UTC fallback ("2 Dec 2026, 20:04 UTC"); static/js/localtime.js
+rewrites the text in the viewer's own time zone, named. The ledger's kinds are codes in the
+database and the CSV exports; people read them as words (a game's title: the `game_titles`
+global of the templates).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from markupsafe import Markup
+
+# Every kind of ledger operation, as people say it (the codes stay in the CSV exports).
+LEDGER_KINDS: dict[str, str] = {
+    "grant": "Grant",
+    "deduct": "Deduction",
+    "buy_in": "Buy-in",
+    "top_up": "Top-up",
+    "cash_out": "Cash-out",
+    "settlement": "Hand settled",
+    "pot_return": "Pot handed back",
+    "stranded_return": "Stranded chips returned",
+    "chip_request": "Chip request granted",
+}
+
+
+def _utc(moment: datetime) -> datetime:
+    """The instant in UTC (the database hands back naive UTC times on SQLite)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def utc_words(moment: datetime) -> str:
+    """A readable UTC time: "2 Dec 2026, 20:04 UTC"."""
+    at = _utc(moment)
+    return f"{at.day} {at:%b %Y, %H:%M} UTC"
+
+
+def when(moment: datetime | str | None) -> Markup:
+    """A time as a `<time>` element the viewer's browser shows in their own zone. An ISO
+    string (as the audit log stores times) is read first; nothing gives an empty string."""
+    if moment is None:
+        return Markup("")
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    at = _utc(moment)
+    return Markup('<time datetime="{}">{}</time>').format(at.isoformat(), utc_words(at))
+
+
+def counted(amount: int, unit: str) -> str:
+    """A number with its unit, the unit singular for one: "1 chip", "2 chips", "-1 chip".
+
+    The club names its unit in the plural ("chips", "jetons"); one of it drops the final
+    "s". A unit without one (a currency sign) stays as it is."""
+    if abs(amount) == 1 and unit.endswith("s") and len(unit) > 1:
+        unit = unit[:-1]
+    return f"{amount} {unit}"
+
+
+def ledger_kind(kind: str) -> str:
+    """A ledger operation's kind in words; an unknown code still reads as words."""
+    return LEDGER_KINDS.get(kind, kind.replace("_", " ").capitalize())
