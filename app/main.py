@@ -38,6 +38,7 @@ from app.web import (
     history_pages,
     pages,
     play_pages,
+    pwa,
     rules_pages,
     treasury_pages,
 )
@@ -216,6 +217,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         history_pages.router,
         rules_pages.admin_router,
         rules_pages.router,
+        pwa.router,
     ):
         app.include_router(router)
     mount_docs(app)

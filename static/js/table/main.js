@@ -5,6 +5,7 @@ import { api, ApiError, requestKey } from "../api.js";
 import { chooseAmount } from "../buyin.js";
 import { cardElement } from "../cards.js";
 import { h, chips, frontEnd, gameNamed } from "../dom.js";
+import { turnAttention } from "./attention.js";
 import { appendChat, appendNotice } from "./chat.js";
 import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
 import { HandLog, lastTrickView, timeoutSentence } from "./handlog.js";
@@ -194,6 +195,7 @@ function onSnapshot(frame) {
   const makeRoom = state.resultShown === "auto" ? dealtToMe || myTurn || needsCentre(hand) : myTurn && !state.myTurn;
   if (olderResult && makeRoom) state.resultShown = "closed";
   if (myTurn && !state.myTurn) sounds.yourTurn();
+  turnAttention(myTurn, view.table.name);
   if (myTurn) {
     // On a phone the controls sit below the felt: bring both into view for each decision
     // (a turn may follow another of mine: the straddles, then the opening).
