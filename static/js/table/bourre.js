@@ -107,7 +107,9 @@ export function myArea(view, ctx) {
       dataset: { card },
     }, cardElement(card, ctx.cardOptions));
     button.firstChild.setAttribute("aria-hidden", "true");
-    if (hand.phase === "tricks") {
+    if (hand.phase === "tricks" && myTurn) {
+      // Only on the player's own turn are the cards that may not be played dimmed: while
+      // the others play, the hand looks as cards do (the same grey would say "illegal").
       const ok = cardMoves.has(card);
       button.classList.toggle("is-legal", ok);
       button.classList.toggle("is-disabled", !ok);
