@@ -75,9 +75,12 @@ def test_legal_illegal_and_chosen_cards_look_different(
                 for n in range(other.locator("#my-hand button").count()):
                     waiting = look(other.locator("#my-hand button").nth(n))
                     assert waiting["filter"] == "none", waiting
-                    assert other.locator("#my-hand span.card").nth(n).evaluate(
-                        "el => getComputedStyle(el).opacity"
-                    ) == "1"
+                    assert (
+                        other.locator("#my-hand span.card")
+                        .nth(n)
+                        .evaluate("el => getComputedStyle(el).opacity")
+                        == "1"
+                    )
                 seen_waiting = True
         illegal = page.locator("#my-hand button.is-disabled")
         if legal.count() and illegal.count() and not seen_trick:
