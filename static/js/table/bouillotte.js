@@ -51,8 +51,9 @@ export function seatTags(handSeat, hand, seat) {
 export function centre(view, ctx) {
   const hand = view.hand;
   const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
-  if (!hand) return view.pot ? [pot] : []; // a pot carried between hands stays in sight
-  const nodes = [pot];
+  // A pot carried between hands stays in sight.
+  if (!hand) return view.pot ? [h("div", { class: "centre-middle" }, pot)] : [];
+  const nodes = [pot]; // the middle of the trick area, top to bottom
   // Under the pot, in sight with the player's controls: the stake every player still in must
   // reach (§5), and what of the pot was carried from the last hand.
   const notes = [];
@@ -63,7 +64,7 @@ export function centre(view, ctx) {
     ? h("div", { class: "upcard", role: "group", "aria-label": `Upcard: ${cardLabel(hand.upcard)}` },
       cardElement(hand.upcard, ctx.cardOptions), h("span", { class: "trump-label", text: "Upcard" }))
     : h("div", { class: "upcard upcard--none muted", text: "Straddles before the deal" }));
-  return nodes;
+  return [h("div", { class: "centre-middle" }, ...nodes)];
 }
 
 /** One line for the table's bar: which hand, which stage, the stake to match. */

@@ -55,10 +55,13 @@ export function seatTags(handSeat, hand) {
 export function centre(view, ctx) {
   const hand = view.hand;
   const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
-  if (!hand) return view.pot ? [pot] : []; // a pot carried between hands stays in sight
+  // A pot carried between hands stays in sight.
+  if (!hand) return view.pot ? [h("div", { class: "centre-middle" }, pot)] : [];
   const trump = h("div", { class: "trump", role: "group", "aria-label": `Trump: ${suitName(hand.trump)}` },
     cardElement(hand.turned_card, ctx.cardOptions),
     h("span", { class: "trump-label" }, "Trump ", h("strong", { class: `suit suit-${hand.trump}`, text: suitSymbol(hand.trump) })));
+  // The pot and the trump together in the middle of the trick area, the trick around them.
+  const middle = h("div", { class: "centre-middle" }, pot, trump);
   // The card winning the trick so far stands out, and says so to a screen reader.
   const winning = winningIndex(hand.trick, hand.trump);
   const trick = h("div", { class: "trick", role: "group", "aria-label": "Cards in this trick" },
@@ -70,10 +73,10 @@ export function centre(view, ctx) {
         el.classList.add("is-winning");
         el.setAttribute("aria-label", `${cardLabel(card)}, winning`);
       }
-      ctx.placeToward(el, seat, 0.52);
+      ctx.placeToward(el, seat);
       return el;
     }));
-  return [pot, trump, trick];
+  return [middle, trick];
 }
 
 /** One line for the table's bar: which hand, which stage. */
