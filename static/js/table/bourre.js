@@ -46,6 +46,8 @@ export function seatTags(handSeat, hand) {
   if (!handSeat || handSeat.status === "out") return [];
   const tags = [STATUS[handSeat.status] ?? handSeat.status];
   if (hand.phase !== "declare" && handSeat.exchanged) tags.push(`Drew ${handSeat.exchanged}`);
+  // After the draw, a player who exchanged nothing says so as plainly as one who drew.
+  else if (handSeat.status === "playing" && (hand.phase === "tricks" || hand.phase === "over")) tags.push("Kept all");
   if (handSeat.status === "playing" && (hand.phase === "tricks" || hand.phase === "over")) {
     tags.push(trickCount(handSeat.tricks));
   }
@@ -202,8 +204,14 @@ export function result(report, ctx) {
       bourre.has(player) ? h("span", { class: "tag tag-bourre", text: "Bourré" }) : null,
       h("span", { class: "result-stack" }, `stack ${chips(report.stacks[player])}`, ctx.delta(player, report.stacks[player]))))));
   if (report.bourre.length) {
+    // §7 and §2: the bourré pays the pot into the next one, and is spared the next ante
+    // (unless the table plays double ante, or the dealer antes for everyone).
+    const rules = ctx.rules();
+    const spared = !rules.double_ante && (rules.ante_mode ?? "each") === "each";
+    const many = report.bourre.length > 1;
     lines.push(h("p", { dataset: { testid: "bourre-line" } },
-      `Went bourré: ${report.bourre.map(name).join(", ")} — ${report.bourre.length > 1 ? "each pays" : "pays"} ${chips(capped)} into the next pot.`));
+      `Went bourré: ${report.bourre.map(name).join(", ")} — ${many ? "each pays" : "pays"} ${chips(capped)} into the next pot`
+      + (spared ? ` and ${many ? "skip" : "skips"} the next ante.` : ".")));
   }
   lines.push(h("p", { class: "muted" }, "Next pot: ", h("span", { dataset: { testid: "carry" }, text: chips(report.carry) }),
     `. Trump was ${suitName(report.trump)}.`));
