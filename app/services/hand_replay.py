@@ -105,8 +105,11 @@ def full_view(game: Game, dealt_in: frozenset[int]) -> dict[str, Any]:
     return view
 
 
-def _label(action: Action, name: str, viewer: Viewer) -> str:
-    """The action as a sentence; a Bourré discard names its cards only to whom saw them."""
+def action_label(action: Action, name: str, viewer: Viewer, phase: str = "") -> str:
+    """The action as a sentence, in the rules' words; a Bourré discard names its cards only
+    to whom saw them. `phase`: the hand's phase when it was taken (rules/bouillotte.md §8:
+    a "decline" turns down a straddle or a buy-back before the opening, and is the
+    continuation's *stay* after it)."""
     match action.kind:
         case "card":
             return f"{name} plays {card_text(action.card or '')}"
@@ -128,7 +131,11 @@ def _label(action: Action, name: str, viewer: Viewer) -> str:
         case "straddle":
             return f"{name} straddles"
         case "decline":
-            return f"{name} declines"
+            if phase == "continuation":
+                return f"{name} stays"
+            if phase == "buy_back":
+                return f"{name} declines to buy back"
+            return f"{name} declines to straddle"
         case "buy_back":
             return f"{name} buys back"
         case "open":
@@ -138,7 +145,7 @@ def _label(action: Action, name: str, viewer: Viewer) -> str:
         case "raise":
             return f"{name} raises to {action.amount}"
         case "all_in":
-            return f"{name} goes all in"
+            return f"{name} goes va tout"
         case "fold":
             return f"{name} folds"
     return f"{name}: {action.kind}"
@@ -216,7 +223,7 @@ def hand_steps(
         game.apply(action)
         steps.append(
             {
-                "label": _label(action, name_of(action.seat), viewer),
+                "label": action_label(action, name_of(action.seat), viewer, str(public["phase"])),
                 "kind": "action",
                 "trick": trick,
                 "round": round_name,

@@ -15,6 +15,20 @@ from app.services.history import HandSummary
 GAME_TITLES = {name: game.title for name, game in registry.GAMES.items()}
 
 
+# rules/bouillotte.md §6: the showdown's categories, as the engine names them.
+SHOWDOWN_WORDS = {
+    "carre": "brelan carré",
+    "brelan": "brelan",
+    "mistigri": "mistigri brelan",
+    "points": "points",
+}
+
+
+def chip_count(amount: int) -> str:
+    """``1 chip``, ``12 chips``."""
+    return f"{amount} chip" if amount == 1 else f"{amount} chips"
+
+
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
@@ -63,7 +77,7 @@ def hand_record(
     lines.append("")
     lines.append(f"Dealer: {seated.get(int(hand['dealer']), 'seat ' + str(hand['dealer']))}")
     for seat in deal["seats"]:
-        lines.append(f"Seat {seat['seat']}: {seat['name']} ({seat['stack']} chips)")
+        lines.append(f"Seat {seat['seat']}: {seat['name']} ({chip_count(int(seat['stack']))})")
     # Bouillotte deals after the straddles: the cards are those of the first step showing any.
     seen = next((step["view"]["hand"] for step in steps if _has_cards(step["view"]["hand"])), hand)
     on_table = _table_cards(summary.game, seen)
@@ -84,7 +98,8 @@ def hand_record(
         lines.append("Showdown:")
         for seat, shown in sorted(showdown.items(), key=lambda kv: int(kv[0])):
             name = seated.get(int(seat), f"Seat {seat}")
-            lines.append(f"  {name}: {cards_text(shown['cards'])} ({shown['rank']})")
+            rank = SHOWDOWN_WORDS.get(shown["rank"], str(shown["rank"]).replace("_", " "))
+            lines.append(f"  {name}: {cards_text(shown['cards'])} ({rank})")
     lines.append(f"Result: {steps[-1]['label']}")
     for player in summary.players:
         mark = " (won)" if player.won else ""

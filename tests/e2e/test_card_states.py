@@ -1,6 +1,7 @@
 """What a Bourré player sees of their cards' state, measured on the page (computed styles,
 not classes): in the draw a chosen card is lifted and outlined; on a trick the cards that
-may be played stand out (lifted, ringed) and the others are dimmed — on a phone too."""
+may be played stand out (lifted, ringed) and the others are dimmed — on a phone too; while
+another player is to play, a player's own cards look as cards do, none dimmed."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_legal_illegal_and_chosen_cards_look_different(
         live_server, new_page, shot, game="bourre", names=["Jo", "Kim", "Lou"], buy_in=100
     )
     pages = [p for p, _, _ in players]
-    seen_draw = seen_trick = False
+    seen_draw = seen_trick = seen_waiting = False
     # Hands follow each other until a turn has shown both kinds of card (some deals never
     # leave a player holding a card they may not play).
     for _ in range(300):
@@ -65,6 +66,22 @@ def test_legal_illegal_and_chosen_cards_look_different(
             act(page, keep)
             continue
         legal = page.locator("#my-hand button.is-legal")
+        if legal.count() and not seen_waiting:
+            # The others wait for this player: their cards are not greyed like illegal ones.
+            for other in pages:
+                if other is page or not other.locator("#my-hand button").count():
+                    continue
+                other.mouse.move(1, 1)
+                for n in range(other.locator("#my-hand button").count()):
+                    waiting = look(other.locator("#my-hand button").nth(n))
+                    assert waiting["filter"] == "none", waiting
+                    assert (
+                        other.locator("#my-hand span.card")
+                        .nth(n)
+                        .evaluate("el => getComputedStyle(el).opacity")
+                        == "1"
+                    )
+                seen_waiting = True
         illegal = page.locator("#my-hand button.is-disabled")
         if legal.count() and illegal.count() and not seen_trick:
             page.mouse.move(1, 1)  # as seen without a mouse over the cards (a touch screen)
@@ -80,3 +97,4 @@ def test_legal_illegal_and_chosen_cards_look_different(
         act(page, legal.first if legal.count() else controls.locator("button:enabled").first)
     assert seen_draw, "nobody drew"
     assert seen_trick, "no turn offered legal and illegal cards together"
+    assert seen_waiting, "nobody waited for another's card"

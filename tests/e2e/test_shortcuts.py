@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.table_ui import acting, press, seat_players, version
+from tests.e2e.table_ui import act, acting, press, seat_players, seat_players_with_timer, version
 from tests.e2e.ui import LiveServer, NewPage, Shot
 
 
@@ -78,3 +78,64 @@ def test_shortcuts_play_pass_and_draw(
         break
     else:
         raise AssertionError("no laptop player was asked to draw")
+
+
+FOCUS = """() => {
+    const el = document.activeElement;
+    return {card: el?.closest("#my-hand button")?.dataset.card ?? null,
+            legal: Boolean(el?.classList.contains("is-legal")), hand: el?.id === "my-hand"};
+}"""
+
+
+def test_h_goes_to_the_cards_and_a_timed_out_card_leaves_no_enter_behind(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """`H` puts the keyboard on the first card the player may play (no tabbing through the
+    whole page). When the turn timer plays for a player whose keyboard rested on a card, the
+    focus leaves the cards: the next Enter, on the player's next turn, plays nothing; `H`
+    then Enter plays."""
+    players = seat_players_with_timer(
+        live_server,
+        new_page,
+        game="bourre",
+        names=["Una", "Vic", "Wes"],
+        buy_in=100,
+        turn_seconds=5,
+    )
+    pages = [p for p, _, _ in players]
+    keyboard = pages[0]
+    timed_out = tried_enter = False
+    for _ in range(60):
+        page = acting(pages)
+        controls = page.locator("#controls")
+        legal = page.locator("#my-hand button.is-legal")
+        if controls.get_by_role("button", name="Play", exact=True).count():
+            act(page, controls.get_by_role("button", name="Play", exact=True))
+        elif controls.get_by_role("button", name="Keep all").count():
+            act(page, controls.get_by_role("button", name="Keep all"))
+        elif page is not keyboard:
+            act(page, legal.first if legal.count() else controls.locator("button").first)
+        elif not timed_out:
+            held = keyboard.locator("#my-hand button").count()
+            keyboard.keyboard.press("h")
+            focus = keyboard.evaluate(FOCUS)
+            assert focus["card"] and focus["legal"], focus
+            # The player waits; the timer plays a card for them.
+            expect(keyboard.locator("#my-hand button")).to_have_count(held - 1, timeout=15_000)
+            focus = keyboard.evaluate(FOCUS)
+            assert focus["card"] is None and focus["hand"], focus
+            timed_out = True
+        else:
+            held = keyboard.locator("#my-hand button").count()
+            before = version(keyboard)
+            keyboard.keyboard.press("Enter")
+            keyboard.wait_for_timeout(700)
+            assert version(keyboard) == before, "Enter played a card nobody chose"
+            expect(keyboard.locator("#my-hand button")).to_have_count(held)
+            keyboard.keyboard.press("h")
+            assert keyboard.evaluate(FOCUS)["legal"]
+            press(keyboard, "Enter")
+            expect(keyboard.locator("#my-hand button")).to_have_count(held - 1)
+            tried_enter = True
+            break
+    assert timed_out and tried_enter

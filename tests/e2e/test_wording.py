@@ -1,6 +1,8 @@
-"""The table's words: "1 trick", not "1 tricks"; display names, not usernames, even for a
-player who has stood up since; and a timeout said out loud ("Dave timed out: passed") in
-the table's notices, the hand log and the result."""
+"""The table's words: "1 trick", not "1 tricks"; "Kept all" like "Drew 2"; the rules' own
+words (an opening names the stake it reaches, a stay is not a declined straddle, brelan
+carré, each suit's points with its owner, the ante a bourré player skips); display names,
+not usernames, even for a player who has stood up since; and a timeout said out loud
+("Dave timed out: passed") in the table's notices, the hand log and the result."""
 
 from __future__ import annotations
 
@@ -40,7 +42,48 @@ def test_one_trick_is_singular(live_server: LiveServer, new_page: NewPage) -> No
     said = page.evaluate(RESULT_TEXT, report)
     assert said["rows"][0].startswith("ANN1 trick"), said
     assert said["rows"][1].startswith("BO4 tricks"), said
-    assert said["tags"] == ["Playing", "1 trick"]
+    assert said["tags"] == ["Playing", "Kept all", "1 trick"]
+
+
+BOUILLOTTE_WORDS = """async () => {
+    const b = await import('/static/js/table/bouillotte.js');
+    const bo = await import('/static/js/table/bourre.js');
+    const line = (kind, data) => b.eventLine(kind, data, { someone: 'Ann' })?.text;
+    b.onEvent({ kind: 'new_hand', data: {} }, {});
+    const log = [line('new_hand', {}), line('declined', {}), line('upcard', { card: '2H' }),
+                 line('opened', { stake: 5 }), line('declined', {})];
+    const name = (u) => u.toUpperCase();
+    const ctx = { displayName: name, cardOptions: {}, delta: () => null, rules: () => ({}),
+                  act: () => {} };
+    const report = { number: 2, players: ['ann', 'bo'], pots: [{ winner: 'ann', amount: 20 }],
+        showdown: { ann: { cards: ['AC', 'AH', 'AD'], rank: 'carre' },
+                    bo: { cards: ['KS', '9H', '8C'], rank: 'points' } },
+        suit_points: { S: 21, H: 11 }, stacks: { ann: 120, bo: 80 }, bonuses: [], carry: 0 };
+    const result = b.result(report, ctx).map((el) => el.textContent).join(' | ');
+    const view = { hand: { pot: 10, viewer: 0, phase: 'opening', seats: [{ stake: 2 }],
+        legal_actions: [{ action: 'pass' }, { action: 'open', min: 5, max: 100 }], hand: [] } };
+    const open = b.myArea(view, ctx).controls.flatMap((el) => [el, ...el.querySelectorAll('*')])
+        .find((el) => el.dataset?.action === 'open').textContent;
+    const bourre = bo.result({ number: 3, pot: 8, players: ['ann', 'bo'],
+        tricks: { ann: 5, bo: 0 }, winner: 'ann', bourre: ['bo'], carry: 8, trump: 'H',
+        stacks: { ann: 108, bo: 92 } }, ctx).map((el) => el.textContent).join(' | ');
+    return { log, result, open, bourre };
+}"""
+
+
+def test_the_rules_words_at_the_table(live_server: LiveServer, new_page: NewPage) -> None:
+    page = new_page()
+    page.goto(f"{live_server.base_url}/login")
+    said = page.evaluate(BOUILLOTTE_WORDS)
+    assert said["log"][1] == "Ann declines to straddle.", said["log"]
+    assert said["log"][4] == "Ann stays.", said["log"]
+    assert said["log"][3] == "Ann opens to 5.", said["log"]
+    assert "Brelan carré" in said["result"] and "carre " not in said["result"], said["result"]
+    assert "♠ 21 (BO)" in said["result"], said["result"]  # the king of spades is Bo's
+    assert "♥ 11 (ANN)" in said["result"], said["result"]
+    assert "brelan carré of aces" in said["result"], said["result"]
+    assert said["open"] == "Open to 5 (add 3)", said["open"]
+    assert "skips the next ante" in said["bourre"], said["bourre"]
 
 
 def notices(page: Page) -> list[str]:

@@ -13,11 +13,11 @@ export const STAGES = {};
 export const SHORTCUT_LIST = [
   ["S", "Straddle"],
   ["B", "Buy back"],
-  ["D", "Decline / stay"],
+  ["D", "Decline (the straddle) / stay"],
   ["X", "Pass"],
-  ["O", "Open (the amount chosen)"],
+  ["O", "Open: bring your stake to the amount chosen"],
   ["C", "Call, or check when it is free"],
-  ["R", "Raise (the amount chosen)"],
+  ["R", "Raise: bring your stake to the amount chosen"],
   ["F", "Fold"],
   ["V", "Va tout (press twice to confirm)"],
 ];
@@ -36,7 +36,8 @@ const PHASES = {
   continuation: "continuation",
   over: "over",
 };
-const RANKS = { brelan_carre: "Brelan carré", brelan: "Brelan", mistigri: "Mistigri brelan", points: "Points" };
+// §6: the showdown's categories, by the engine's names for them.
+const RANKS = { carre: "Brelan carré", brelan: "Brelan", mistigri: "Mistigri brelan", points: "Points" };
 
 export function seatTags(handSeat, hand, seat) {
   if (!handSeat || handSeat.status === "out") return [];
@@ -51,8 +52,9 @@ export function seatTags(handSeat, hand, seat) {
 export function centre(view, ctx) {
   const hand = view.hand;
   const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
-  if (!hand) return view.pot ? [pot] : []; // a pot carried between hands stays in sight
-  const nodes = [pot];
+  // A pot carried between hands stays in sight.
+  if (!hand) return view.pot ? [h("div", { class: "centre-middle" }, pot)] : [];
+  const nodes = [pot]; // the middle of the trick area, top to bottom
   // Under the pot, in sight with the player's controls: the stake every player still in must
   // reach (§5), and what of the pot was carried from the last hand.
   const notes = [];
@@ -63,7 +65,7 @@ export function centre(view, ctx) {
     ? h("div", { class: "upcard", role: "group", "aria-label": `Upcard: ${cardLabel(hand.upcard)}` },
       cardElement(hand.upcard, ctx.cardOptions), h("span", { class: "trump-label", text: "Upcard" }))
     : h("div", { class: "upcard upcard--none muted", text: "Straddles before the deal" }));
-  return nodes;
+  return [h("div", { class: "centre-middle" }, ...nodes)];
 }
 
 /** One line for the table's bar: which hand, which stage, the stake to match. */
@@ -81,7 +83,14 @@ function amountPicker(action, view, ctx) {
   const number = h("input", { type: "number", min, max, step: 1, value: min, class: "bet-number", "aria-label": `${action.action === "open" ? "Open" : "Raise"} amount` });
   const slider = h("input", { type: "range", min, max, step: 1, value: min, class: "bet-slider", "aria-label": "Bet slider" });
   const go = h("button", { type: "button", class: "primary", dataset: { action: action.action, shortcut: shortcutFor(action.action) } });
-  const label = () => `${action.action === "open" ? "Open" : "Raise to"} ${chips(number.value)}`;
+  // §5: an opening or a raise names the player's whole stake; the button says so, and what
+  // the player adds to what they have in already.
+  const already = view.hand.seats?.[view.hand.viewer]?.stake ?? 0;
+  const label = () => {
+    const total = clamp(Number(number.value));
+    const verb = action.action === "open" ? "Open to" : "Raise to";
+    return already ? `${verb} ${chips(total)} (add ${chips(total - already)})` : `${verb} ${chips(total)}`;
+  };
   const set = (v) => { number.value = String(clamp(v)); slider.value = number.value; go.textContent = label(); };
   slider.addEventListener("input", () => set(Number(slider.value)));
   number.addEventListener("input", () => { slider.value = number.value; go.textContent = label(); });
@@ -190,6 +199,20 @@ export function myArea(view, ctx) {
 const RANK_ORDER = "AKQJT98765432";
 const RANK_PLURAL = { A: "aces", K: "kings", Q: "queens", J: "jacks", 9: "nines", 8: "eights" };
 
+/** Who owns `suit` at the showdown (§6): the player still in holding its highest card
+ *  (the upcard is nobody's); undefined when nobody still in holds one. */
+function suitOwner(report, suit) {
+  let best = null;
+  for (const player of report.players.filter((p) => report.showdown?.[p])) {
+    for (const card of report.showdown[player].cards) {
+      if (card[1] === suit && (!best || RANK_ORDER.indexOf(card[0]) < RANK_ORDER.indexOf(best.card[0]))) {
+        best = { player, card };
+      }
+    }
+  }
+  return best?.player;
+}
+
 /** Why `winner` won at the showdown, in words (§6): their brelan, or the suit whose points
  *  carried it — the best suit they own (hold the highest card of, among the players still
  *  in), with its total and whether the upcard counted in it. Empty without a showdown. */
@@ -197,23 +220,12 @@ function whyWon(report, winner) {
   const shown = report.showdown?.[winner];
   if (!shown) return "";
   if (shown.rank !== "points") {
-    const kind = { brelan_carre: "brelan carré", brelan: "brelan", mistigri: "mistigri brelan" }[shown.rank] ?? shown.rank;
+    const kind = (RANKS[shown.rank] ?? shown.rank).toLowerCase();
     const ranks = shown.cards.map((c) => c[0]);
     const main = ranks.find((r) => ranks.filter((x) => x === r).length >= 2) ?? ranks[0];
     return ` with a ${kind} of ${RANK_PLURAL[main] ?? main}`;
   }
-  const stillIn = report.players.filter((p) => report.showdown[p]);
-  const owner = (suit) => {
-    let best = null;
-    for (const player of stillIn) {
-      for (const card of report.showdown[player].cards) {
-        if (card[1] === suit && (!best || RANK_ORDER.indexOf(card[0]) < RANK_ORDER.indexOf(best.card[0]))) {
-          best = { player, card };
-        }
-      }
-    }
-    return best?.player;
-  };
+  const owner = (suit) => suitOwner(report, suit);
   const suits = Object.entries(report.suit_points ?? {}).sort((a, b) => b[1] - a[1]);
   const won = suits.find(([suit]) => owner(suit) === winner);
   if (!won) return "";
@@ -246,7 +258,11 @@ export function result(report, ctx) {
   const points = Object.entries(report.suit_points ?? {});
   if (points.length) {
     lines.push(h("p", { class: "suit-points", role: "group", "aria-label": "Points by suit" }, "Points: ",
-      ...points.map(([suit, total]) => h("span", { class: `suit suit-${suit}`, text: `${suitSymbol(suit)} ${total} ` }))));
+      ...points.map(([suit, total]) => {
+        // §6: each suit's points go to its owner, named beside them.
+        const holder = suitOwner(report, suit);
+        return h("span", { class: `suit suit-${suit}`, text: `${suitSymbol(suit)} ${total}${holder ? ` (${name(holder)})` : ""} ` });
+      })));
   }
   for (const bonus of report.bonuses ?? []) {
     lines.push(h("p", { class: "bonus", text: `${name(bonus.from)} pays ${name(bonus.to)} a bonus of ${chips(bonus.amount)}.` }));
@@ -264,7 +280,12 @@ export function result(report, ctx) {
   return lines;
 }
 
+// Whether this hand's betting has been opened: a "decline" then means "stay". Reset by
+// each new hand (its event reaches `onEvent`; the log's own heading says it).
+let betting = false;
+
 export function onEvent(event, ctx) {
+  if (event.kind === "new_hand") betting = false;
   if (["opened", "raised", "called", "all_in"].includes(event.kind)) ctx.sounds.card();
   if (event.kind === "seats_drawn") {
     // §1: before the first hand each player drew a card; the king deals, the others sit to
@@ -279,23 +300,28 @@ export function onEvent(event, ctx) {
 /** What the turn timer did for a player, in the past tense ("folded", "checked"). */
 export function timeoutWords(said) {
   switch (said.action) {
-    case "decline": return "declined";
+    case "decline": return betting ? "stayed" : "declined to straddle";
     case "fold": return "folded";
     case "call": return said.amount ? `called ${chips(said.amount)}` : "checked";
     default: return null;
   }
 }
 
+
 /** One of this game's events as a line of the hand log, or null. */
 export function eventLine(kind, data, { someone }) {
+  if (kind === "new_hand" || kind === "straddled" || kind === "upcard") betting = false;
+  if (kind === "opened") betting = true;
   switch (kind) {
     case "straddled": return logLine(`${someone} straddles ${chips(data.added)}.`);
     case "bought_back": return logLine(`${someone} buys back for ${chips(data.added)}.`);
-    case "declined": return logLine(`${someone} declines.`);
+    // §8: after the opening a "decline" is the continuation's stay; before it, a straddle
+    // (or buy-back) turned down.
+    case "declined": return logLine(betting ? `${someone} stays.` : `${someone} declines to straddle.`);
     case "upcard": return logLine(`Upcard: ${cardShort(data.card)}.`);
     case "passed": return logLine(`${someone} passes.`);
     case "opened":
-      return logLine(data.all_in ? `${someone} opens va tout for ${chips(data.stake)}.` : `${someone} opens for ${chips(data.stake)}.`);
+      return logLine(data.all_in ? `${someone} opens va tout to ${chips(data.stake)}.` : `${someone} opens to ${chips(data.stake)}.`);
     case "raised":
       return logLine(data.all_in ? `${someone} goes va tout: raises to ${chips(data.stake)}.` : `${someone} raises to ${chips(data.stake)}.`);
     case "called":

@@ -46,6 +46,8 @@ export function seatTags(handSeat, hand) {
   if (!handSeat || handSeat.status === "out") return [];
   const tags = [STATUS[handSeat.status] ?? handSeat.status];
   if (hand.phase !== "declare" && handSeat.exchanged) tags.push(`Drew ${handSeat.exchanged}`);
+  // After the draw, a player who exchanged nothing says so as plainly as one who drew.
+  else if (handSeat.status === "playing" && (hand.phase === "tricks" || hand.phase === "over")) tags.push("Kept all");
   if (handSeat.status === "playing" && (hand.phase === "tricks" || hand.phase === "over")) {
     tags.push(trickCount(handSeat.tricks));
   }
@@ -55,10 +57,13 @@ export function seatTags(handSeat, hand) {
 export function centre(view, ctx) {
   const hand = view.hand;
   const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
-  if (!hand) return view.pot ? [pot] : []; // a pot carried between hands stays in sight
+  // A pot carried between hands stays in sight.
+  if (!hand) return view.pot ? [h("div", { class: "centre-middle" }, pot)] : [];
   const trump = h("div", { class: "trump", role: "group", "aria-label": `Trump: ${suitName(hand.trump)}` },
     cardElement(hand.turned_card, ctx.cardOptions),
     h("span", { class: "trump-label" }, "Trump ", h("strong", { class: `suit suit-${hand.trump}`, text: suitSymbol(hand.trump) })));
+  // The pot and the trump together in the middle of the trick area, the trick around them.
+  const middle = h("div", { class: "centre-middle" }, pot, trump);
   // The card winning the trick so far stands out, and says so to a screen reader.
   const winning = winningIndex(hand.trick, hand.trump);
   const trick = h("div", { class: "trick", role: "group", "aria-label": "Cards in this trick" },
@@ -70,10 +75,10 @@ export function centre(view, ctx) {
         el.classList.add("is-winning");
         el.setAttribute("aria-label", `${cardLabel(card)}, winning`);
       }
-      ctx.placeToward(el, seat, 0.52);
+      ctx.placeToward(el, seat);
       return el;
     }));
-  return [pot, trump, trick];
+  return [middle, trick];
 }
 
 /** One line for the table's bar: which hand, which stage. */
@@ -107,7 +112,9 @@ export function myArea(view, ctx) {
       dataset: { card },
     }, cardElement(card, ctx.cardOptions));
     button.firstChild.setAttribute("aria-hidden", "true");
-    if (hand.phase === "tricks") {
+    if (hand.phase === "tricks" && myTurn) {
+      // Only on the player's own turn are the cards that may not be played dimmed: while
+      // the others play, the hand looks as cards do (the same grey would say "illegal").
       const ok = cardMoves.has(card);
       button.classList.toggle("is-legal", ok);
       button.classList.toggle("is-disabled", !ok);
@@ -197,8 +204,14 @@ export function result(report, ctx) {
       bourre.has(player) ? h("span", { class: "tag tag-bourre", text: "Bourré" }) : null,
       h("span", { class: "result-stack" }, `stack ${chips(report.stacks[player])}`, ctx.delta(player, report.stacks[player]))))));
   if (report.bourre.length) {
+    // §7 and §2: the bourré pays the pot into the next one, and is spared the next ante
+    // (unless the table plays double ante, or the dealer antes for everyone).
+    const rules = ctx.rules();
+    const spared = !rules.double_ante && (rules.ante_mode ?? "each") === "each";
+    const many = report.bourre.length > 1;
     lines.push(h("p", { dataset: { testid: "bourre-line" } },
-      `Went bourré: ${report.bourre.map(name).join(", ")} — ${report.bourre.length > 1 ? "each pays" : "pays"} ${chips(capped)} into the next pot.`));
+      `Went bourré: ${report.bourre.map(name).join(", ")} — ${many ? "each pays" : "pays"} ${chips(capped)} into the next pot`
+      + (spared ? ` and ${many ? "skip" : "skips"} the next ante.` : ".")));
   }
   lines.push(h("p", { class: "muted" }, "Next pot: ", h("span", { dataset: { testid: "carry" }, text: chips(report.carry) }),
     `. Trump was ${suitName(report.trump)}.`));

@@ -34,10 +34,18 @@ export function anchorOf(view) {
   return view.you.seat ?? 0;
 }
 
-/** Place `el` a `share` of the way from the middle of the felt toward seat `seat`. */
-export function placeToward(el, view, seat, share) {
+/**
+ * Place a card of the trick on the edge of the trick area, on the side of seat `seat`: the
+ * direction from the middle of the felt to the seat, carried out to the area's border
+ * (table.css turns --dx and --dy, each from -1 to 1, into a place inside the area).
+ */
+export function placeToward(el, view, seat) {
   const spot = seatPosition(seat, anchorOf(view), view.table.seat_count);
-  place(el, { x: 50 + (spot.x - 50) * share, y: 50 + (spot.y - 50) * share });
+  const dx = (spot.x - 50) / 41;
+  const dy = (spot.y - 50) / 39;
+  const reach = Math.max(Math.abs(dx), Math.abs(dy)) || 1;
+  el.style.setProperty("--dx", (dx / reach).toFixed(3));
+  el.style.setProperty("--dy", (dy / reach).toFixed(3));
 }
 
 function timerRing(secondsLeft, total) {
@@ -156,12 +164,67 @@ function keepInside(container) {
   }
 }
 
-// A felt that changes size (a phone turned, a window resized) keeps its seats inside.
+// Room kept between a seat and the trick area, and between the area and the rim (px).
+const AREA_GAP = 4;
+
+// The trick's cards are at most this wide (px, as table.css's 3.4rem), a share of the
+// area's height and width (its 19cqh and 30cqw): what a cut of the area leaves them.
+const TRICK_CARD_MAX = 54;
+function cardRoom(half, top, bottom) {
+  return Math.min(TRICK_CARD_MAX, 0.19 * (bottom - top), 0.3 * 2 * half);
+}
+
+/**
+ * Size the trick area (`centre`: the pot, the trump or upcard, the trick's cards) to a box
+ * around the middle of the felt that no seat's box reaches: the seats stay where they are
+ * and nothing of theirs covers a played card or the pot. Each seat in the way cuts the
+ * box, either at both sides (the box stays centred, as the seats are placed in mirrored
+ * pairs) or at the end facing it, whichever leaves the trick's cards larger (then more
+ * room); the seat cutting the least goes first.
+ */
+function fitTrickArea(seats, centre) {
+  const width = seats.clientWidth;
+  const height = seats.clientHeight;
+  if (!width || !height) return;
+  const origin = seats.getBoundingClientRect();
+  const boxes = [...seats.children].map((seat) => {
+    const r = seat.getBoundingClientRect();
+    return [r.left - origin.left - AREA_GAP, r.top - origin.top - AREA_GAP,
+      r.right - origin.left + AREA_GAP, r.bottom - origin.top + AREA_GAP];
+  });
+  const mid = width / 2;
+  let area = { half: mid - AREA_GAP, top: AREA_GAP, bottom: height - AREA_GAP };
+  const meets = (b, a) => b[0] < mid + a.half && mid - a.half < b[2] && b[1] < a.bottom && a.top < b[3];
+  const score = (a) => cardRoom(a.half, a.top, a.bottom) * 1e6 + a.half * (a.bottom - a.top);
+  for (let round = 0; round < boxes.length; round += 1) {
+    let best = null;
+    for (const box of boxes.filter((b) => meets(b, area))) {
+      const sides = (box[0] + box[2]) / 2 < mid ? mid - box[2] : box[0] - mid;
+      const cuts = [(box[1] + box[3]) / 2 < height / 2 ? { ...area, top: box[3] } : { ...area, bottom: box[1] }];
+      if (sides > 0) cuts.push({ ...area, half: sides });
+      for (const cut of cuts) {
+        if (cut.bottom > cut.top && (!best || score(cut) > score(best))) best = cut;
+      }
+    }
+    if (!best) break;
+    area = best;
+  }
+  centre.style.left = `${((mid - area.half) / width) * 100}%`;
+  centre.style.top = `${(area.top / height) * 100}%`;
+  centre.style.width = `${((2 * area.half) / width) * 100}%`;
+  centre.style.height = `${((area.bottom - area.top) / height) * 100}%`;
+}
+
+// A felt that changes size (a phone turned, a window resized) keeps its seats inside, and
+// its trick area clear of them.
 const watched = new WeakSet();
-function watchSize(container) {
+function watchSize(container, centre) {
   if (watched.has(container) || typeof ResizeObserver === "undefined") return;
   watched.add(container);
-  new ResizeObserver(() => keepInside(container)).observe(container);
+  new ResizeObserver(() => {
+    keepInside(container);
+    fitTrickArea(container, centre);
+  }).observe(container);
 }
 
 /** Another player's cards: face down, or face up in an admin's full view (`faces`). */
@@ -183,7 +246,8 @@ function seatCards(handSeat, faces, cardOptions) {
  */
 export function drawFelt({ seats, centre }, view, game, ctx, { onSit = null, turnLeft = null, live = true } = {}) {
   renderSeats(seats, view, game, { onSit, anchor: anchorOf(view), turnLeft, cardOptions: ctx.cardOptions, live });
-  watchSize(seats);
+  fitTrickArea(seats, centre);
+  watchSize(seats, centre);
   centre.replaceChildren(...game.centre(view, ctx));
 }
 
@@ -198,6 +262,7 @@ export function flyTo(layer, cardEls, target) {
     clone.style.setProperty("left", `${box.left - felt.left}px`);
     clone.style.setProperty("top", `${box.top - felt.top}px`);
     clone.style.setProperty("width", `${box.width}px`);
+    clone.style.setProperty("height", `${box.height}px`);
     layer.append(clone);
     const dx = dest.left + dest.width / 2 - (box.left + box.width / 2);
     const dy = dest.top + dest.height / 2 - (box.top + box.height / 2);

@@ -9,7 +9,7 @@ import { turnAttention } from "./attention.js";
 import { appendChat, appendNotice } from "./chat.js";
 import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
 import { HandLog, lastTrickView, timeoutSentence } from "./handlog.js";
-import { installShortcuts, labelShortcuts } from "./keys.js";
+import { installShortcuts, labelShortcuts, redrawHand } from "./keys.js";
 import { setSound, soundOn, sounds } from "./sound.js";
 import { TableSocket } from "./socket.js";
 import { WaitingBanner, waitingSentence } from "./waiting.js";
@@ -395,13 +395,9 @@ function renderMine(view) {
   }
   $("prompt").textContent = prompt;
   $("prompt").classList.toggle("prompt--turn", Boolean(view.hand?.legal_actions?.length));
-  const handEl = $("my-hand");
-  const focused = document.activeElement?.closest?.("#my-hand [data-card]")?.dataset.card;
-  handEl.replaceChildren(...cards);
-  const buttons = [...handEl.querySelectorAll("button")];
-  const first = buttons.find((b) => b.dataset.card === focused) ?? buttons.find((b) => b.classList.contains("is-legal")) ?? buttons[0];
-  for (const b of buttons) b.tabIndex = b === first ? 0 : -1;
-  if (focused && first) first.focus();
+  const hand = view.hand;
+  const moment = hand ? `${hand.number}:${hand.phase}:${hand.tricks?.length ?? 0}:${Boolean(hand.legal_actions?.length)}` : "";
+  redrawHand($("my-hand"), cards, moment);
   $("controls").replaceChildren(...controls);
 }
 
@@ -590,22 +586,6 @@ $("colour-toggle").addEventListener("click", () => {
   render();
 });
 
-// Keyboard play: arrows move between my cards, Enter (or Space) plays the focused one.
-$("my-hand").addEventListener("keydown", (event) => {
-  const buttons = [...$("my-hand").querySelectorAll("button")];
-  const at = buttons.indexOf(document.activeElement);
-  if (at < 0) return;
-  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
-  let next = null;
-  if (step) next = buttons[(at + step + buttons.length) % buttons.length];
-  if (event.key === "Home") next = buttons[0];
-  if (event.key === "End") next = buttons[buttons.length - 1];
-  if (!next) return;
-  event.preventDefault();
-  for (const b of buttons) b.tabIndex = b === next ? 0 : -1;
-  next.focus();
-});
-
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = event.target.elements.text;
@@ -628,7 +608,7 @@ async function findLastHand() {
   }
 }
 
-installShortcuts({ controls: $("controls"), dialog: $("shortcuts"), shortcuts: game.SHORTCUT_LIST, opener: $("shortcuts-open") });
+installShortcuts({ controls: $("controls"), hand: $("my-hand"), dialog: $("shortcuts"), shortcuts: game.SHORTCUT_LIST, opener: $("shortcuts-open") });
 // A phone has no room to spare under the controls: the hand log starts folded there.
 if (window.matchMedia("(max-width: 760px)").matches) $("hand-log-panel").open = false;
 // Opened, the log shows its latest lines.

@@ -1,0 +1,158 @@
+"""The middle of the felt is the players' to read: the pot, the trump or upcard and every
+card of the trick lie in a trick area that no seat covers, at every number of seats the
+game allows (Bourré 2 to 8, Bouillotte 3 to 5), on a 375x667
+phone and a 1280x800 laptop, for both games. Measured on the table page itself: each view
+is drawn by the page's own felt code (as a snapshot from the server would be), with the
+longest names and the most tags a seat can show, and every card of a full trick."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.table_ui import call_api
+from tests.e2e.ui import PHONE, LiveServer, NewPage, Screen, Shot, log_in
+
+LAPTOP = Screen(1280, 800)
+SEATS = {"bourre": range(2, 9), "bouillotte": range(3, 6)}
+CARDS = ["AS", "KH", "QD", "JC", "TS", "9H", "8D", "7C"]
+NAMES = [
+    "Hyacinthe",
+    "Barnabé-Louis",
+    "Cunégonde",
+    "Désiré",
+    "Eulalie",
+    "Fulbert",
+    "Gudule",
+    "Amandine",
+]
+
+# A view as the server sends it to the player in seat 0, mid-hand: every seat taken (bots
+# and players), each with its tags; in Bourré a trick with a card from every seat.
+DRAW = """async ([game, count]) => {
+    const felt = await import('/static/js/table/felt.js');
+    const module = await import(`/static/js/table/${game}.js`);
+    const cards = %(cards)s;
+    const names = %(names)s;
+    const seats = Array.from({length: count}, (_, seat) => ({
+        seat, name: names[seat], username: `u${seat}`, stack: 1234, bot: seat %% 2 === 1,
+        sitting_out: false, leaving: false, connected: true,
+    }));
+    const handSeats = Array.from({length: count}, (_, seat) => game === 'bourre'
+        ? {seat, stack: 1234, status: 'playing', cards: 4, exchanged: 3, tricks: 2}
+        : {seat, stack: 1234, status: 'in', cards: 3, stake: 120});
+    const hand = game === 'bourre'
+        ? {number: 7, phase: 'tricks', dealer: count - 1, to_act: [], seats: handSeats,
+           trick: cards.slice(0, count).map((card, seat) => ({seat, card})), tricks: [],
+           trump: 'H', turned_card: '2H', pot: 1616, hand_size: 5, stock: 10, hand: [],
+           legal_actions: []}
+        : {number: 7, phase: 'calls', dealer: count - 1, to_act: [], seats: handSeats,
+           straddles: [{seat: 0, action: 'straddle'}], opener: 1, upcard: '2H', pot: 1616,
+           highest_stake: 120, dead_money: 12, hand: [], legal_actions: []};
+    const view = {table: {seat_count: count, turn_seconds: 30, status: 'open', rules: {}},
+                  seats, you: {seat: 0}, hand, pot: 1616};
+    const ctx = {cardOptions: {},
+                 placeToward: (el, seat, share) => felt.placeToward(el, view, seat, share)};
+    felt.drawFelt({seats: document.getElementById('seats'),
+                   centre: document.getElementById('centre')}, view, module, ctx);
+    return (%(measure)s)();
+}"""
+
+MEASURE = """() => {
+    const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom];
+    };
+    const uncovered = (el) => {
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit !== null && el.contains(hit);
+    };
+    const centre = document.getElementById('centre');
+    const pot = document.querySelector('#centre [data-testid=pot]');
+    return {
+        felt: box(document.getElementById('seats')),
+        area: box(centre),
+        seats: [...document.querySelectorAll('#seats .seat')].map((s) => [s.dataset.seat, box(s)]),
+        shown: [pot, ...document.querySelectorAll(
+            '#centre .trick-card, #centre .trump > .card, #centre .upcard > .card,'
+            + ' #centre .pot-notes > *')]
+            .map((el) => [el.dataset.card || el.textContent, box(el), uncovered(el)]),
+        trick: document.querySelectorAll('#centre .trick-card').length,
+    };
+}"""
+
+DRAW = DRAW % {"cards": CARDS, "names": NAMES, "measure": MEASURE}
+
+Box = list[float]
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def inside(inner: Box, outer: Box) -> bool:
+    return (
+        inner[0] >= outer[0] - 0.5
+        and inner[1] >= outer[1] - 0.5
+        and inner[2] <= outer[2] + 0.5
+        and inner[3] <= outer[3] + 0.5
+    )
+
+
+def felt_problems(page: Page, game: str, count: int) -> list[str]:
+    # Drawn and measured at once: no message from the (paused) table comes in between.
+    found: dict[str, Any] = page.evaluate(DRAW, [game, count])
+    area = found["area"]
+    problems = []
+    if not inside(area, found["felt"]):
+        problems.append(f"the trick area {area} is not inside the felt {found['felt']}")
+    for seat, seat_box in found["seats"]:
+        if overlap(seat_box, area):
+            problems.append(f"seat {seat} {seat_box} covers the trick area {area}")
+    for what, shown_box, uncovered in found["shown"]:
+        if not inside(shown_box, area):
+            problems.append(f"{what!r} {shown_box} lies outside the trick area {area}")
+        if not uncovered:
+            problems.append(f"something covers {what!r} {shown_box}")
+    if game == "bourre" and found["trick"] != count:
+        problems.append(f"{found['trick']} cards in the trick, not {count}")
+    return problems
+
+
+@pytest.mark.parametrize("game", ["bourre", "bouillotte"])
+def test_no_seat_covers_the_trick_or_the_pot(
+    live_server: LiveServer, new_page: NewPage, shot: Shot, game: str
+) -> None:
+    base = live_server.base_url
+    owner = new_page(LAPTOP)
+    log_in(owner, base, live_server.owner_username, live_server.owner_password)
+    table = call_api(
+        owner,
+        "POST",
+        "/api/tables",
+        {
+            "name": f"Layout {game}",
+            "game": game,
+            "seat_count": max(SEATS[game]),
+            "turn_seconds": 300,
+            "rules": {"cave": 100} if game == "bouillotte" else {"ante": 1},
+            "buy_in_min": 100,
+            "buy_in_max": 100,
+        },
+    )
+    call_api(owner, "POST", f"/api/tables/{table['id']}/pause")
+    problems = []
+    for screen, name in ((LAPTOP, "laptop"), (PHONE, "phone")):
+        page = owner if screen is LAPTOP else new_page(PHONE)
+        if page is not owner:
+            log_in(page, base, live_server.owner_username, live_server.owner_password)
+        page.goto(f"{base}/tables/{table['id']}")
+        expect(page.locator("#connection")).to_have_text("Connected")
+        for count in SEATS[game]:
+            problems += [f"{name}, {count} seats: {p}" for p in felt_problems(page, game, count)]
+            if count in (min(SEATS[game]), 5, 8):
+                shot(page, f"felt-{game}-{name}-{count}-seats")
+    assert not problems, "\n".join(problems)

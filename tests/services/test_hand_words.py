@@ -1,0 +1,33 @@
+"""A hand's record in the rules' words: a Bouillotte *stay* is not a declined straddle, an
+opening names the stake it reaches, va tout is said so, a showdown's category is written
+as people say it (brelan carré, not a code), and one chip is one chip."""
+
+from __future__ import annotations
+
+from app.services.hand_replay import Viewer, action_from_log, action_label
+from app.services.hand_text import SHOWDOWN_WORDS, chip_count
+
+
+def said(action: str, phase: str, amount: int | None = None) -> str:
+    data = {"seat": 0, "action": action, "amount": amount}
+    return action_label(action_from_log(data), "Ann", Viewer(seat=None), phase)
+
+
+def test_a_decline_is_said_as_the_rules_call_it_in_each_phase() -> None:
+    assert said("decline", "straddle") == "Ann declines to straddle"
+    assert said("decline", "buy_back") == "Ann declines to buy back"
+    assert said("decline", "continuation") == "Ann stays"
+
+
+def test_openings_raises_and_va_tout_in_words() -> None:
+    assert said("open", "opening", 5) == "Ann opens to 5"
+    assert said("raise", "calls", 12) == "Ann raises to 12"
+    assert said("all_in", "calls") == "Ann goes va tout"
+
+
+def test_showdown_categories_and_chip_counts_in_words() -> None:
+    assert SHOWDOWN_WORDS["carre"] == "brelan carré"
+    assert SHOWDOWN_WORDS["mistigri"] == "mistigri brelan"
+    assert chip_count(1) == "1 chip"
+    assert chip_count(0) == "0 chips"
+    assert chip_count(1616) == "1616 chips"
