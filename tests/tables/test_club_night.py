@@ -317,7 +317,8 @@ async def the_bouillotte_table(night: Night, rng: random.Random, hands: int) -> 
                 assert dave.view["next_hand_in"] is None and dave.hand is None
                 assert waiting["code"] == "more_players" and waiting["min"] == 3
                 broke = [p for p in players if my_seat(p) in waiting["broke"]]
-                assert waiting["missing"] == len(broke) + (len(broke) == 0)
+                able = [s for s in dave.view["seats"] if s["stack"] > 0 and not s["sitting_out"]]
+                assert waiting["missing"] == 3 - len(able)
                 for player in broke:  # each buys a new cave
                     busts += 1
                     bought = await player.post(
@@ -325,8 +326,9 @@ async def the_bouillotte_table(night: Night, rng: random.Random, hands: int) -> 
                         {"amount": CAVE, "request_key": f"cave-{player.username}-{number:04d}"},
                     )
                     assert bought.status_code == 200, bought.text
-                if not broke:  # the bot was broke and left: the admin seats another
-                    await seat_bot(night, table_id, f"rouge-bot-{number:04d}")
+                # A bot that went broke left the table: the admin seats another.
+                for extra in range(waiting["missing"] - len(broke)):
+                    await seat_bot(night, table_id, f"rouge-bot-{number:04d}-{extra}")
                 await dave.wait_for(lambda p: p.view["next_hand_in"] is not None)
             await next_deal(night, dave, number - 1)
         await play_hand(night, players, rng, bold=frozenset({"dave", "emile"}))
