@@ -121,6 +121,9 @@ async def test_open_a_table_from_the_dashboard(app: FastAPI, db: Database) -> No
     rules_page = await admin.get(f"{opened.headers['location']}/rules")
     assert "House rules of Loose night" in rules_page.text
     assert "Ante 4 chips · cinch rule: no" in rules_page.text
+    # §2, §7: the page says who skips an ante after going bourré.
+    assert "went bourré or tied for most tricks in the last hand" in rules_page.text
+    assert "they skip this one ante" in rules_page.text
 
 
 async def test_members_are_refused_and_strangers_sent_to_log_in(

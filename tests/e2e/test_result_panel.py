@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.table_ui import (
     DEAL_TIMEOUT_MS,
+    ROW_UNCOVERED,
     expect_readable,
     play_out_bourre_hand,
     seat_players,
@@ -17,6 +18,13 @@ from tests.e2e.table_ui import (
 from tests.e2e.ui import LiveServer, NewPage, Shot
 
 NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
+# The result of a full table: its rows of players eight times over.
+LONGER = """el => {
+    const rows = el.querySelector('.result-players');
+    for (const row of [...rows.children]) {
+        for (let n = 0; n < 3; n += 1) rows.append(row.cloneNode(true));
+    }
+}"""
 
 
 def test_the_result_stays_until_closed_or_needed_and_reopens(
@@ -87,6 +95,21 @@ def test_the_result_stays_until_closed_or_needed_and_reopens(
     first.get_by_role("button", name="Last hand").click()
     expect(first.locator("#result h2")).to_have_text("Hand 1")
     assert first.evaluate(NO_SIDEWAYS)
+
+    # However long the result (eight players, bonuses...), the panel fits the window and
+    # scrolls inside; its link to the hand stays in sight (the countdown, when there is
+    # one, beside it, not over it), and each row scrolled to is uncovered.
+    for page in pages:
+        panel = page.locator("#result")
+        if panel.is_hidden():
+            page.get_by_role("button", name="Last hand").click()
+        panel.evaluate(LONGER)
+        panel.scroll_into_view_if_needed()  # the page may be scrolled to the player's turn
+        expect(panel).to_be_in_viewport(ratio=1)
+        assert panel.evaluate("el => el.scrollHeight > el.clientHeight"), "nothing to scroll"
+        link = panel.get_by_role("link", name="Open this hand")
+        assert link.evaluate(ROW_UNCOVERED), f"the link is covered {page.viewport_size}"
+        expect_readable(page, panel.locator(".result-players li"))
 
 
 def test_a_reloaded_page_reopens_the_last_hand_from_its_history(

@@ -168,14 +168,21 @@ OPTION_INFO: dict[str, OptionInfo] = {
     "ante_mode": OptionInfo(
         label="Who antes",
         section="§2",
-        explanation="Every player dealt in antes, or the dealer alone antes for all of them.",
+        explanation=(
+            "Every player dealt in antes, except a player who went bourré or tied for most"
+            " tricks in the last hand: they skip this one ante. Or the dealer alone antes for"
+            " all of them (no one skips)."
+        ),
         kind="choice",
         words={"each": "every player", "dealer_for_all": "the dealer, for everyone"},
     ),
     "double_ante": OptionInfo(
         label="Double ante",
         section="§2",
-        explanation="Everyone antes before the deal, and each player who plays antes again.",
+        explanation=(
+            "Everyone antes before the deal, even a player who went bourré last hand, and each"
+            " player who plays antes again."
+        ),
         kind="bool",
         words=_YES_NO,
     ),

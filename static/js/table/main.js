@@ -423,8 +423,11 @@ function renderResult() {
       h("button", { type: "button", class: "result-close", "aria-label": "Close the result", title: "Close", text: "×", onclick: closeResult }),
       ...game.result(report, ctx),
       timeouts.length ? h("ul", { class: "result-timeouts", "aria-label": "Timeouts" }, ...timeouts.map((text) => h("li", { text }))) : null,
-      report.hand_id ? h("a", { class: "result-link", href: handPage(report.hand_id), text: "Open this hand" }) : null,
-      h("p", { class: "next-hand", id: "next-hand" }),
+      // The link to the hand and the countdown share the panel's foot, in sight however
+      // long the result above them (it scrolls inside the panel).
+      h("div", { class: "result-foot" },
+        report.hand_id ? h("a", { class: "result-link", href: handPage(report.hand_id), text: "Open this hand" }) : null,
+        h("p", { class: "next-hand", id: "next-hand" })),
     ].filter(Boolean));
   }
   // Newly shown: in sight, even when the page was scrolled down to the controls.
