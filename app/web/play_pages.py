@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.api.deps import DbDep, OptionalCaller
+from app.api.deps import DbDep, OptionalCaller, SettingsDep
 from app.api.schemas import Id
 from app.bots.levels import LEVELS
 from app.engine.registry import GAMES
@@ -26,7 +26,9 @@ router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 
 
 @router.get("/lobby")
-async def lobby_page(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
+async def lobby_page(
+    request: Request, db: DbDep, caller: OptionalCaller, settings: SettingsDep
+) -> Response:
     if caller is None:
         return redirect("/login")
     async with db.transaction() as session:
@@ -39,6 +41,8 @@ async def lobby_page(request: Request, db: DbDep, caller: OptionalCaller) -> Res
         can_create=caller.is_admin or the_club.members_may_create_tables,
         chip_unit=the_club.chip_unit,
         default_turn_seconds=the_club.default_turn_seconds,
+        # A table left blank gathers for the club's setting (SALON_GATHERING_SECONDS).
+        default_gathering_seconds=round(settings.gathering_seconds),
         presets={name: game.preset_names() for name, game in GAMES.items()},
         stake_inputs=STAKE_INPUTS,
         buy_in_range_games=BUY_IN_RANGE_GAMES,

@@ -194,6 +194,7 @@ function setUpCreateForm() {
       buy_in_min: fixed ? rules[fixed] : Number(f.buy_in_min.value),
       buy_in_max: fixed ? rules[fixed] : Number(f.buy_in_max.value),
     };
+    if (f.gathering_seconds.value !== "") body.gathering_seconds = Number(f.gathering_seconds.value);
     if (preset) body.preset = preset;
     if (kind === "ruleset") body.ruleset_id = Number(chosen);
     const problem = document.getElementById("create-error");

@@ -52,8 +52,12 @@ def test_a_pot_limit_table_opens_from_the_lobby(
     house_rules(page).select_option(label="Pot limit")
     expect(limit).to_be_visible()
     limit.fill("40")
+    # The table's own gathering before play (blank would be the club's setting).
+    form.get_by_label("Gathering before play (s)").fill("20")
     shot(page, "lobby-pot-limit")
     table_id = submit(page)
+    opened = page.request.get(f"{base}/api/tables/{table_id}").json()
+    assert opened["gathering_seconds"] == 20
     page.goto(f"{base}/lobby")
     expect(table_row(page, table_id)).to_contain_text("pot limit 40")
     # Another choice hides the field again, and it is not sent.
