@@ -23,7 +23,7 @@ from app.web.assets import STATIC_DIR, asset_url
 from app.web.pages import _club
 from app.web.templating import TEMPLATES_DIR, templates
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(tags=["pages"])
 
 # The felt's green (salon.css --felt) and the pages' background.
 THEME_COLOUR = "#0f5132"
