@@ -240,7 +240,11 @@ async def open_room(
         await add_member(db, name, chips=1000)
     clock = FakeClock()
     app = create_app(
-        settings.model_copy(update={"next_hand_seconds": 3.0, **overrides}), clock=clock
+        # Play starts after the same 3 s as between hands (not the club's longer gathering).
+        settings.model_copy(
+            update={"next_hand_seconds": 3.0, "gathering_seconds": 3.0, **overrides}
+        ),
+        clock=clock,
     )
     async with serving(app) as host:
         owner = Player(host, "owner")
