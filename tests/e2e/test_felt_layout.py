@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.table_ui import call_api
+from tests.e2e.test_phone_layout import inside, overlap
 from tests.e2e.ui import PHONE, LiveServer, NewPage, Screen, Shot, log_in
 
 LAPTOP = Screen(1280, 800)
@@ -85,21 +86,6 @@ MEASURE = """() => {
 }"""
 
 DRAW = DRAW % {"cards": CARDS, "names": NAMES, "measure": MEASURE}
-
-Box = list[float]
-
-
-def overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
-
-
-def inside(inner: Box, outer: Box) -> bool:
-    return (
-        inner[0] >= outer[0] - 0.5
-        and inner[1] >= outer[1] - 0.5
-        and inner[2] <= outer[2] + 0.5
-        and inner[3] <= outer[3] + 0.5
-    )
 
 
 def felt_problems(page: Page, game: str, count: int) -> list[str]:
