@@ -56,7 +56,7 @@ def test_the_straddler_raises_after_a_minimum_opening(
     expect(opener.locator("#prompt")).to_contain_text("open the betting")
     controls = opener.locator("#controls")
     controls.get_by_role("button", name="Min", exact=True).click()
-    expect(controls.locator("button[data-action='open']")).to_have_text("Open 5")
+    expect(controls.locator("button[data-action='open']")).to_have_text("Open to 5 (add 4)")
     act(opener, controls.locator("button[data-action='open']"))
     dealer = acting(pages)
     assert dealer not in (straddler, opener)
@@ -76,7 +76,7 @@ def test_the_straddler_raises_after_a_minimum_opening(
     for control in (check, controls.get_by_role("button", name="Fold"), amount, raise_to):
         expect_usable(control)
     amount.fill("12")
-    expect(raise_to).to_have_text("Raise to 12")
+    expect(raise_to).to_have_text("Raise to 12 (add 7)")
     shot(straddler, "bouillotte-level-straddler")
     act(straddler, raise_to)
 

@@ -197,7 +197,7 @@ def test_bouillotte_hand_log_by_keyboard(
     assert "open" in done, done
     for page in laptops:
         text = log_text(page)
-        assert re.search(r"\w+ opens for \d+\.", text), text
+        assert re.search(r"\w+ opens to \d+\.", text), text
         if "all_in" in done:
             assert "va tout" in text, text
         assert re.search(r"wins \d+\.|Everyone passed", text), text

@@ -189,11 +189,13 @@ def test_a_bouillotte_hand_played_in_three_browsers(
     expect(page.locator("#prompt")).to_contain_text("open the betting")
     controls = page.locator("#controls")
     opener = controls.locator("button[data-action='open']")
+    # The button names the whole stake and what it adds to the ante already in (§5): the
+    # first to speak sits after the dealer, and antes 1 (the dealer antes 2).
     controls.get_by_role("button", name="Max", exact=True).click()
-    expect(opener).to_have_text(f"Open {cave}")
+    expect(opener).to_have_text(f"Open to {cave} (add {cave - 1})")
     controls.get_by_role("button", name="Min", exact=True).click()
-    minimum = controls.get_by_label("Open amount").input_value()
-    expect(opener).to_have_text(f"Open {minimum}")
+    minimum = int(controls.get_by_label("Open amount").input_value())
+    expect(opener).to_have_text(f"Open to {minimum} (add {minimum - 1})")
     act(page, opener)
     shot(acting(pages), "bouillotte-mid-hand")
     while (turn := to_act(pages)) is not None:
