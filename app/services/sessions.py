@@ -224,8 +224,11 @@ def read_sittings(lines: Iterable[Line], seated: set[tuple[int, int]]) -> list[S
     return walk.sittings
 
 
-async def sittings(session: AsyncSession, where: SittingFilter) -> list[Sitting]:
-    """The sittings matching `where`, newest first."""
+async def _read(
+    session: AsyncSession, member_id: int | None, table_id: int | None
+) -> list[Sitting]:
+    """Every sitting the ledger tells of (this member's, at this table, if given), each
+    marked a house bot's or a member's, not yet named."""
     seated = {
         (table_id, user_id)
         for table_id, user_id in (
@@ -236,9 +239,8 @@ async def sittings(session: AsyncSession, where: SittingFilter) -> list[Sitting]
             )
         ).all()
     }
-    lines = await _lines(session, where.member_id, where.table_id)
+    lines = await _lines(session, member_id, table_id)
     told = read_sittings((Line(*line) for line in lines), seated)
-
     bots = set(
         (
             await session.scalars(
@@ -250,28 +252,45 @@ async def sittings(session: AsyncSession, where: SittingFilter) -> list[Sitting]
     )
     for s in told:
         s.bot = s.member_id in bots
+    return told
+
+
+def _matching(told: list[Sitting], where: SittingFilter) -> list[Sitting]:
+    """The sittings of `told` that `where` selects, newest first."""
     chosen = [
         s
         for s in told
         if s.bot == (where.party == Party.BOTS)
+        and (where.member_id is None or s.member_id == where.member_id)
         and (where.since is None or s.started_at >= where.since)
         and (where.until is None or s.started_at < where.until)
     ]
-    names = await names_for(session, {s.member_id for s in chosen}, {s.table_id for s in chosen})
+    chosen.sort(key=lambda s: (s.started_at, s.id), reverse=True)
+    return chosen
+
+
+async def _name(session: AsyncSession, rows: list[Sitting]) -> None:
+    """Give `rows` their member's and table's names and the table's game."""
+    names = await names_for(session, {s.member_id for s in rows}, {s.table_id for s in rows})
     games = dict(
         (
             await session.execute(
                 select(GameTable.id, GameTable.game).where(
-                    GameTable.id.in_({s.table_id for s in chosen})
+                    GameTable.id.in_({s.table_id for s in rows})
                 )
             )
         ).all()
     )
-    for s in chosen:
+    for s in rows:
         s.member_name = names.member(s.member_id)
         s.table_name = names.tables.get(s.table_id, f"table #{s.table_id}")
         s.game = games.get(s.table_id, "")
-    chosen.sort(key=lambda s: (s.started_at, s.id), reverse=True)
+
+
+async def sittings(session: AsyncSession, where: SittingFilter) -> list[Sitting]:
+    """The sittings matching `where`, newest first."""
+    chosen = _matching(await _read(session, where.member_id, where.table_id), where)
+    await _name(session, chosen)
     return chosen
 
 
@@ -366,11 +385,29 @@ def who_pays_whom(members: list[Sitting], bots: list[Sitting]) -> WhoPaysWhom:
     return WhoPaysWhom(nets=listed, house=house, transfers=settle(parties, order), names=names)
 
 
-async def settlement(session: AsyncSession, where: SittingFilter) -> WhoPaysWhom:
-    """Who pays whom over the sittings `where` selects (at one table, in a range). Settling
-    needs everyone's nets, so a member filter is ignored; the bots' come in as the house."""
+@dataclass(frozen=True, slots=True)
+class Sessions:
+    """The treasurer's sessions page: the chosen members' sittings, the house bots' (at the
+    same tables and dates, whichever member is chosen) and who pays whom."""
+
+    members: list[Sitting]
+    bots: list[Sitting]
+    settlement: WhoPaysWhom
+
+
+async def sessions_view(session: AsyncSession, where: SittingFilter) -> Sessions:
+    """Everything the sessions page shows, from one read of the ledger. Settling needs
+    everyone's nets, so the member filter narrows the members' list, not the settlement;
+    the bots' sittings come in as the house."""
+    told = await _read(session, None, where.table_id)
     everyone = replace(where, member_id=None)
-    return who_pays_whom(
-        await sittings(session, replace(everyone, party=Party.MEMBERS)),
-        await sittings(session, replace(everyone, party=Party.BOTS)),
-    )
+    members = _matching(told, replace(everyone, party=Party.MEMBERS))
+    bots = _matching(told, replace(everyone, party=Party.BOTS))
+    await _name(session, members + bots)
+    chosen = [s for s in members if where.member_id in (None, s.member_id)]
+    return Sessions(chosen, bots, who_pays_whom(members, bots))
+
+
+async def settlement(session: AsyncSession, where: SittingFilter) -> WhoPaysWhom:
+    """Who pays whom over the sittings `where` selects (at one table, in a range)."""
+    return (await sessions_view(session, where)).settlement

@@ -10,7 +10,7 @@ days in UTC; "to" includes its day.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
@@ -215,22 +215,16 @@ async def sessions_page(
 ) -> Response:
     chosen = _sitting_filter(where)
     async with db.transaction() as session:
-        rows = await sessions.sittings(session, chosen)
-        # The house bots' sittings are the bank's, listed apart (whichever member is chosen).
-        bot_rows = await sessions.sittings(
-            session, replace(chosen, member_id=None, party=sessions.Party.BOTS)
-        )
-        # Settling needs everyone's nets: the member filter narrows the list, not this.
-        settlement = await sessions.settlement(session, chosen)
+        shown = await sessions.sessions_view(session, chosen)
         context = await _choices(session)
     return await render(
         request,
         db,
         caller,
         "admin_sessions.html",
-        sittings=rows,
-        bot_sittings=bot_rows,
-        settlement=settlement,
+        sittings=shown.members,
+        bot_sittings=shown.bots,
+        settlement=shown.settlement,
         filters=where,
         **context,
     )
