@@ -177,6 +177,13 @@ class HandEnd:
     timed_out: frozenset[int]
 
 
+def told(event: Event) -> dict[str, Any]:
+    """An event's data as the table tells it: with the seat it concerns, if any (the same
+    for a live frame and for a hand log rebuilt on reconnection)."""
+    data = dict(event.data)
+    return {"seat": event.seat, **data} if event.seat is not None else data
+
+
 class TableCore:
     def __init__(
         self,
@@ -349,11 +356,7 @@ class TableCore:
     def publish(self, events: Iterable[Event]) -> list[LoggedEvent]:
         """Log engine or table events under the next versions, each with its audience."""
         return [
-            self.events.append(
-                e.kind,
-                {"seat": e.seat, **dict(e.data)} if e.seat is not None else dict(e.data),
-                None if e.to is None else frozenset({e.to}),
-            )
+            self.events.append(e.kind, told(e), None if e.to is None else frozenset({e.to}))
             for e in events
         ]
 
@@ -413,15 +416,7 @@ class TableCore:
         shown = [e for e in hand.events if e.to is None or (own is not None and e.to == own)]
         return {
             "hand": hand.number,
-            "events": [
-                {
-                    "kind": e.kind,
-                    "data": {"seat": e.seat, **dict(e.data)}
-                    if e.seat is not None
-                    else dict(e.data),
-                }
-                for e in shown
-            ],
+            "events": [{"kind": e.kind, "data": told(e)} for e in shown],
         }
 
     def public_view(self, now: float, connected: Set[int]) -> dict[str, Any]:
