@@ -24,13 +24,14 @@ REVALIDATE = "no-cache"
 
 
 @cache
-def _version(path: str) -> str:
+def file_version(path: str) -> str:
+    """The first 12 hex digits of the SHA-256 of static/<path> (read once per process)."""
     return hashlib.sha256((STATIC_DIR / path).read_bytes()).hexdigest()[:12]
 
 
 def asset_url(path: str) -> str:
     """`/static/<path>?v=<content hash>`; computed once per file per process."""
-    return f"/static/{path}?v={_version(path)}"
+    return f"/static/{path}?v={file_version(path)}"
 
 
 class VersionedStatic(StaticFiles):
@@ -40,6 +41,6 @@ class VersionedStatic(StaticFiles):
         response = await super().get_response(path, scope)
         if response.status_code in (200, 304):
             query = scope.get("query_string", b"").decode()
-            current = (STATIC_DIR / path).is_file() and query == f"v={_version(path)}"
+            current = (STATIC_DIR / path).is_file() and query == f"v={file_version(path)}"
             response.headers["cache-control"] = FOREVER if current else REVALIDATE
         return response

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import DbDep
-from app.web.assets import STATIC_DIR, asset_url
+from app.web.assets import STATIC_DIR, asset_url, file_version
 from app.web.pages import _club
 from app.web.templating import TEMPLATES_DIR, templates
 
@@ -52,14 +52,15 @@ NEVER_CACHED = ("/api/", "/ws/")
 
 @cache
 def build_version() -> str:
-    """12 hex digits of a hash over every static file and the worker's own templates: any
-    change to the shell names a new cache."""
+    """12 hex digits of a hash over every static file's version (`assets.file_version`, the
+    one in its URL) and the worker's own templates: any change to the shell names a new
+    cache."""
     digest = hashlib.sha256()
-    files = sorted(p for p in STATIC_DIR.rglob("*") if p.is_file())
-    files += [TEMPLATES_DIR / "sw.js", TEMPLATES_DIR / "offline.html"]
-    for path in files:
-        digest.update(str(path.relative_to(STATIC_DIR.parent)).encode())
-        digest.update(path.read_bytes())
+    for path in sorted(p for p in STATIC_DIR.rglob("*") if p.is_file()):
+        name = path.relative_to(STATIC_DIR).as_posix()
+        digest.update(f"{name}={file_version(name)}\n".encode())
+    for template in ("sw.js", "offline.html"):
+        digest.update((TEMPLATES_DIR / template).read_bytes())
     return digest.hexdigest()[:12]
 
 
