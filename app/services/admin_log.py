@@ -219,6 +219,7 @@ FIELDS: dict[str, str] = {
     "buy_in_min": "Smallest buy-in",
     "buy_in_max": "Largest buy-in",
     "turn_seconds": "Turn timer (s)",
+    "gathering_seconds": "Gathering before play (s)",
     "private": "Private",
     "allow_spectators": "Spectators may watch",
     "text": "Text",
