@@ -80,16 +80,10 @@ export class HandLog {
   /** A new hand: its heading in the log (the hands before stay above it, for a while). */
   start(number) {
     this.timedOut.clear();
+    this.game.newHand?.();
     this.number = number;
     this.heading.textContent = `Hand ${number}`;
     this.add(`Hand ${number}`, "hand").dataset.hand = String(number);
-  }
-
-  /** A heading for a page opened in the middle of a hand, until the server's account of
-   *  the hand so far (`rebuild`) arrives. */
-  joined(number) {
-    if (this.heading.textContent) return;
-    this.start(number);
   }
 
   /** The hand in play as the server tells it on every (re)connection (`hand_log`: the

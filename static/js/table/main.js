@@ -176,8 +176,6 @@ function onSnapshot(frame) {
   learnNames(view);
   keepResult(view.last_result);
   if (hand && hand.number !== state.handNumber) {
-    // A page opened during a hand has not heard it from the start.
-    if (state.handNumber === null) handLog.joined(hand.number);
     state.handNumber = hand.number;
     selected.clear();
     state.stacksBefore = Object.fromEntries(view.seats.map((s) => [s.username, s.stack]));
@@ -252,6 +250,11 @@ function renderCommitment(view) {
   el.textContent = value ? `Commitment ${value.slice(0, 16)}…` : "";
 }
 
+/** How the hand log names the seats, the player and whose eyes it is written for. */
+function logNames() {
+  return { name: seatName, who: ctx.displayName, me: state.view?.you.seat ?? null };
+}
+
 function onFrame(frame) {
   switch (frame.type) {
     case "snapshot":
@@ -269,7 +272,7 @@ function onFrame(frame) {
       }
       break;
     case "hand_log":
-      handLog.rebuild(frame, { name: seatName, who: ctx.displayName, me: state.view?.you.seat ?? null });
+      handLog.rebuild(frame, logNames());
       break;
     case "suggestion":
       // The reason starts with the move itself ("Lead the ace of spades: …").
@@ -341,7 +344,7 @@ function logEvent(frame) {
   if (frame.kind === "hand_over") {
     for (const [username, name] of Object.entries(frame.data.names ?? {})) state.names.set(username, name);
   }
-  const timeout = handLog.event(frame, { name: seatName, who: ctx.displayName, me: state.view?.you.seat ?? null });
+  const timeout = handLog.event(frame, logNames());
   // A timeout is said in the table's notices too: nobody's turn passes in silence.
   if (timeout) ctx.notice(timeout);
 }
@@ -482,7 +485,9 @@ function render() {
   renderToolbar(view);
 }
 
+// The countdowns on the page (the result's "Next hand in", the gathering's), one clock.
 function tick() {
+  waiting.tick();
   const el = document.getElementById("next-hand");
   if (!el) return;
   if (state.nextHandAt === null || state.view?.hand) {

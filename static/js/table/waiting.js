@@ -69,7 +69,6 @@ export class WaitingBanner {
     this.el = el;
     this.hooks = hooks;
     this.key = "";
-    setInterval(() => this.tick(), 250);
   }
 
   render(view) {
@@ -144,6 +143,7 @@ export class WaitingBanner {
     };
   }
 
+  /** The gathering's seconds left (the table's one clock tick calls it). */
   tick() {
     const el = this.el.querySelector(".gathering-count");
     if (!el) return;
