@@ -280,12 +280,15 @@ export function result(report, ctx) {
   return lines;
 }
 
-// Whether this hand's betting has been opened: a "decline" then means "stay". Reset by
-// each new hand (its event reaches `onEvent`; the log's own heading says it).
+// Whether this hand's betting has been opened: a "decline" then means "stay" (§8).
 let betting = false;
 
+/** The hand log starts a hand (live, or rebuilt on reconnection): nothing opened yet. */
+export function newHand() {
+  betting = false;
+}
+
 export function onEvent(event, ctx) {
-  if (event.kind === "new_hand") betting = false;
   if (["opened", "raised", "called", "all_in"].includes(event.kind)) ctx.sounds.card();
   if (event.kind === "seats_drawn") {
     // §1: before the first hand each player drew a card; the king deals, the others sit to
@@ -310,7 +313,6 @@ export function timeoutWords(said) {
 
 /** One of this game's events as a line of the hand log, or null. */
 export function eventLine(kind, data, { someone }) {
-  if (kind === "new_hand" || kind === "straddled" || kind === "upcard") betting = false;
   if (kind === "opened") betting = true;
   switch (kind) {
     case "straddled": return logLine(`${someone} straddles ${chips(data.added)}.`);
