@@ -6,7 +6,7 @@
 // The question may name the form's fields: {chips} is the "amount" field counted in the
 // form's data-unit ("1 chip", "200 chips"), {member} the chosen option's data-name.
 
-import { h } from "./dom.js";
+import { counted, h } from "./dom.js";
 
 /** @type {HTMLDialogElement | null} */
 let dialog = null;
@@ -24,16 +24,6 @@ function confirmDialog() {
   );
   document.body.append(dialog);
   return dialog;
-}
-
-/**
- * A count with its unit, singular for one (as the server writes it: app.web.display).
- * @param {number} amount
- * @param {string} unit
- */
-function counted(amount, unit) {
-  const one = Math.abs(amount) === 1 && unit.length > 1 && unit.endsWith("s");
-  return `${amount} ${one ? unit.slice(0, -1) : unit}`;
 }
 
 /**

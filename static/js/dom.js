@@ -25,6 +25,16 @@ export function chips(amount) {
   return Number(amount ?? 0).toLocaleString("en-US").replace(/,/g, "\u202f");
 }
 
+/** A count of chips with its unit, singular for one (as the server writes it:
+ *  app.web.display.counted): "1 chip", "12 500 chips". The club names its unit in the
+ *  plural; one of it drops the final "s".
+ *  @param {number} amount
+ *  @param {string} [unit] */
+export function counted(amount, unit = "chips") {
+  const one = Math.abs(amount) === 1 && unit.length > 1 && unit.endsWith("s");
+  return `${chips(amount)} ${one ? unit.slice(0, -1) : unit}`;
+}
+
 /** A gain or a loss as people write it: +12, −5, 0. */
 export function signedChips(amount) {
   return amount > 0 ? `+${chips(amount)}` : amount < 0 ? `−${chips(-amount)}` : "0";

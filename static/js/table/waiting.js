@@ -3,7 +3,7 @@
 // the gathering countdown with its "Deal now" button, a new cave for a player whose stack
 // is empty, and a player sat out by the turn timer, with a large "I'm back" button.
 // The server decides all of it; this module only words it and asks.
-import { h, chips } from "../dom.js";
+import { counted as chipCount, h } from "../dom.js";
 
 const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"];
 
@@ -11,10 +11,6 @@ const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven
 function counted(n, one, many) {
   const word = NUMBER_WORDS[n] ?? String(n);
   return `${word} ${n === 1 ? one : many}`;
-}
-
-function chipCount(n) {
-  return `${chips(n)} ${n === 1 ? "chip" : "chips"}`;
 }
 
 /** "Ann", "Ann or Bob", "Ann, Bob or Cy". */
