@@ -45,13 +45,30 @@ class SlidingWindowLimiter:
 
     def check(self, key: str) -> None:
         """Raise `RateLimited` if `key` has used up its window."""
-        hits = self._recent(key)
-        if len(hits) >= self.limit:
-            retry = max(1, math.ceil(hits[0] + self.window - self._clock()))
+        retry = self.seconds_until_below(key, self.limit)
+        if retry:
             raise RateLimited(retry)
+
+    def seconds_until_below(self, key: str, allowed: int) -> int:
+        """0 if `key` has fewer than `allowed` hits in the window; otherwise the whole
+        seconds (at least 1) until enough of them age out that it will."""
+        hits = self._recent(key)
+        if len(hits) < allowed:
+            return 0
+        return max(1, math.ceil(hits[len(hits) - allowed] + self.window - self._clock()))
 
     def hit(self, key: str) -> None:
         self._recent(key).append(self._clock())
+
+    def count(self, key: str) -> int:
+        """The hits `key` has in the window."""
+        return len(self._recent(key))
+
+    def forget_newest(self, key: str, count: int) -> None:
+        """Take back `count` hits of `key`, the newest first."""
+        hits = self._hits.get(key, deque())
+        for _ in range(min(count, len(hits))):
+            hits.pop()
 
     def reset(self, key: str) -> None:
         self._hits.pop(key, None)
