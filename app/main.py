@@ -138,6 +138,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             snapshot=protocol.spliced_snapshot_frame,
             chat=protocol.chat_frame,
             hand_log=protocol.hand_log_frame,
+            storage=protocol.storage_frame,
         ),
     )
 

@@ -234,17 +234,27 @@ class TableCore:
         self.hand = None
         self.turn_deadline = None
 
+    def stop_countdown(self) -> None:
+        """No deal is coming (the table's database stopped answering): the countdown starts
+        afresh, with its gathering, once the table is read back."""
+        self.next_hand_at = None
+        self.next_hand = None
+        self.gathering = None
+
     def reload(
         self, table: TableInfo, seats: Iterable[SeatInfo], *, pot: int, version: int
     ) -> None:
-        """Back to what is stored (after an action could not be stored): the hand is dropped
-        and the log starts again from the stored version; the rest of the table stays."""
+        """Back to what is stored (after a write failed): the hand is dropped and the log
+        starts again; the rest of the table stays. The log's version never goes back: the
+        versions shown since the last stored one (people coming and going) must not name
+        other events now."""
         self.drop_hand()
         self.table = table
         self.driver = driver(table.game)
         self.rules = self.driver.parse_rules(table.rules)
         self.set_seats(seats)
         self.pot = pot
+        version = max(version, self.events.version)
         self.events = EventLog(self.encode, start_version=version)
         self.game_version = version
 

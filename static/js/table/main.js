@@ -130,6 +130,7 @@ function showOffline(status, detail) {
   clearInterval(retryTimer);
   if (status === "open" || status === "connecting") {
     banner.hidden = true;
+    banner.dataset.reason = "";
     return;
   }
   banner.hidden = false;
@@ -146,6 +147,17 @@ function showOffline(status, detail) {
   };
   tell();
   retryTimer = setInterval(tell, 1000);
+}
+
+/** The table's database stopped answering (play is paused: actions are refused until it
+ *  is back) or answers again (fresh views follow). Said in the offline banner's place. */
+function showStorage(available) {
+  const banner = $("offline-banner");
+  banner.hidden = available;
+  banner.dataset.reason = available ? "" : "storage";
+  if (!available) {
+    banner.textContent = "The club's database is not answering: play is paused and resumes by itself. Nothing played is lost.";
+  }
 }
 
 // ---------------------------------------------------------------- frames
@@ -287,6 +299,9 @@ function onFrame(frame) {
       break;
     case "chat":
       appendChat($("chat-log"), frame);
+      break;
+    case "storage":
+      showStorage(frame.available);
       break;
     default:
       break;
