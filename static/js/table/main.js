@@ -292,6 +292,11 @@ function onFrame(frame) {
       break;
     case "error":
       if (QUIET_CODES.has(frame.code)) break;
+      // Refused while the database is away: the banner over the cards says it once.
+      if (frame.code === "storage_unavailable") {
+        showStorage(false);
+        break;
+      }
       // At a practice table a refused move is explained where the player is looking.
       if (state.view?.table.practice && frame.ref) showCoach("Why not?", frame.message, null);
       else toast(frame.message);
