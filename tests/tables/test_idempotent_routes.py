@@ -16,6 +16,8 @@ from app.api.idempotency import REPLAYED_HEADER
 from app.config import Settings
 from app.db.session import Database
 from app.main import create_app
+from app.services import tables as table_service
+from app.tables.commands import TopUp
 from tests.helpers import csrf_headers, snapshot
 from tests.tables.harness import Player, deal, open_room, watch
 from tests.tables.test_seat_ledger import TABLE, server, setup, sit
@@ -200,6 +202,13 @@ async def _top_up_then_hand_dealt(settings: Settings, db: Database) -> None:
         )
         _refused(fresh, "hand_in_progress")
         await _answers_as_before(db, first, lambda: _top_up(players, room.table_id, 50))
+        # The table looks first too, for a retry queued while its first request was
+        # being carried out (and the hand dealt in between).
+        before = await snapshot(db)
+        actor = room.app.state.tables.actors[room.table_id]
+        retried = await actor.call(TopUp(ANA, 50, "topup-ana-0001"))
+        assert retried == table_service.Reply(first.json(), replayed=True)
+        assert await snapshot(db) == before
 
 
 async def _bot_then_table_closed(settings: Settings, db: Database) -> None:
