@@ -74,6 +74,9 @@ def _id_digits(value: object) -> object:
 # Every id a route reads, from a path, a query, a form or a JSON body (where, as every
 # JSON number, it must be a number, not text).
 Id = Annotated[int, Field(ge=1, le=MAX_ID), BeforeValidator(_id_digits)]
+# A page's filter form sends its empty choice ("every member") as "": no id at all;
+# anything else must be one.
+FormId = Annotated[Id | None, BeforeValidator(lambda value: None if value == "" else value)]
 Username = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Password = Annotated[StrictStr, Field(min_length=1, max_length=256)]
 Amount = Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]

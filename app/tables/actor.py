@@ -45,6 +45,7 @@ from app.services.action_writer import ActionRecord, ActionWriter
 from app.services.fencing import TableMoved
 from app.services.hand_replay import action_from_log
 from app.services.hand_results import public_report
+from app.tables import replays
 from app.tables.clock import Clock
 from app.tables.commands import (
     Act,
@@ -446,6 +447,8 @@ class TableActor:
         ):
             # Queued before its socket was ended (a logout, a ban): it no longer speaks.
             raise ActionRefused("connection_closed", "This connection has been closed.")
+        if (replay := await self._stored_reply(command)) is not None:
+            return replay
         match command:
             case Join():
                 return await self._join(command.connection, command.version)
@@ -488,6 +491,14 @@ class TableActor:
             case Suggest():
                 return self._suggest(command.connection)
         raise AssertionError(f"unknown command {command!r}")
+
+    async def _stored_reply(self, command: Command) -> table_service.Reply | None:
+        """A keyed command's earlier answer, looked for before any check of the table's
+        state (app.tables.replays): a retry queued behind its first request hears it."""
+        if replays.keyed(self.table_id, command) is None:
+            return None
+        async with self._transaction() as session:
+            return await replays.stored_reply(session, self.table_id, command)
 
     # ------------------------------------------------------------------ viewers
 

@@ -20,6 +20,7 @@ from app.errors import Conflict, SalonError
 from app.security.tokens import new_token
 from app.services import moderation
 from app.services import tables as table_service
+from app.tables import replays
 from app.tables.commands import Command, RemoveBot, SeatBot, SetBotFill, SetStatus
 from app.tables.manager import TableManager
 from app.tables.moderation import announce_removal
@@ -117,10 +118,7 @@ async def set_status(
 async def _ask_table(request: Request, db: DbDep, table_id: int, command: Command) -> Any:
     async with db.transaction() as session:
         table = await table_service.get_table(session, table_id)
-    if table.status == TableStatus.CLOSED:
-        raise Conflict("table_closed", "This table is closed.")
-    actor = await _manager(request).table(table_id)
-    return await actor.call(command)
+    return await replays.ask(db, _manager(request), table, command)
 
 
 @router.post("/tables/{table_id}/bots")

@@ -220,6 +220,7 @@ class Room:
     owner: Player
     players: list[Player]
     table_id: int
+    app: FastAPI
 
 
 @asynccontextmanager
@@ -265,7 +266,7 @@ async def open_room(
             )
             assert seated.status_code == 200, seated.text
         try:
-            yield Room(host, clock, owner, players, table_id)
+            yield Room(host, clock, owner, players, table_id, app)
         finally:
             for player in [owner, *players]:
                 await player.close()
