@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
 
 from app.api.deps import Caller, DbDep, OptionalCaller
 from app.api.schemas import Id
@@ -26,6 +27,7 @@ from app.tables.manager import TableManager
 from app.tables.moderation import announce_removal
 from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
 from app.web.admin_pages import FORM_KEY
+from app.web.display import when
 from app.web.pages import render
 
 router = APIRouter(
@@ -201,7 +203,8 @@ async def mute(
     async def action(admin: User) -> str:
         async with db.transaction() as session:
             until = await moderation.mute(session, admin, member_id, minutes)
-        return f"Muted in the chat until {until:%Y-%m-%d %H:%M} UTC."
+        # A <time> the page shows in the admin's own zone.
+        return Markup("Muted in the chat until {}.").format(when(until))
 
     return await _act(request, db, caller, table_id, action)
 

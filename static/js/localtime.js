@@ -1,7 +1,7 @@
 // Every time on a page in the viewer's own time zone, named: the server writes
 // <time datetime="2026-12-02T20:04:00+00:00">2 Dec 2026, 20:04 UTC</time> (readable without
 // this script) and this rewrites its text as "2 Dec 2026, 21:04 CET" where the viewer is in
-// Paris.
+// Paris. A text to download cannot be rewritten: its link names the viewer's zone instead.
 
 const FORMAT = new Intl.DateTimeFormat(undefined, {
   day: "numeric",
@@ -11,6 +11,11 @@ const FORMAT = new Intl.DateTimeFormat(undefined, {
   minute: "2-digit",
   timeZoneName: "short",
 });
+
+/** The viewer's IANA time zone ("Europe/Paris"), for a text the server writes for them. */
+export function viewerZone() {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
+}
 
 /**
  * Rewrite the times inside `root` (the whole page by default).

@@ -110,6 +110,10 @@ def step_through(page: Page, shot: Shot, name: str, jump_to: str) -> None:
     for name_of_link in ("log (JSON)", "log (text)"):
         href = page.get_by_role("link", name=name_of_link).evaluate("a => a.href")
         assert page.request.get(href).ok, href
+    # The printed record says when the hand ended in the reader's own zone, named.
+    zone = page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")
+    record = page.request.get(href).text()
+    assert re.search(rf"^Ended .+ \({re.escape(zone)}\)$", record, re.MULTILINE), record
     first = cards_shown(page)  # Bouillotte: none yet, the straddles come before the deal
     forward = page.get_by_role("button", name="Step forward")
     steps = page.locator("#action-log li").count()

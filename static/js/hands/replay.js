@@ -6,6 +6,7 @@
 import { api, ApiError } from "../api.js";
 import { cardElement } from "../cards.js";
 import { h, chips, frontEnd, GAME_NAMES } from "../dom.js";
+import { viewerZone } from "../localtime.js";
 import { deckOptions, drawFelt, placeToward } from "../table/felt.js";
 
 const STEP_MS = 1200;
@@ -141,7 +142,8 @@ function drawHead(detail) {
   $("hand-meta").textContent = `${GAME_NAMES[hand.game] ?? hand.game} · ${when(hand.ended_at)} · pot ${chips(hand.pot)} · ${winners}`;
   $("full-badge").hidden = !detail.full;
   $("log-json").href = `/api/hands/${handId}/log.json`;
-  $("log-txt").href = `/api/hands/${handId}/log.txt`;
+  // The printed record says when the hand ended in the reader's own time zone.
+  $("log-txt").href = `/api/hands/${handId}/log.txt?${new URLSearchParams({ tz: viewerZone() })}`;
 }
 
 function drawLog(steps) {
