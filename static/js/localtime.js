@@ -12,6 +12,11 @@ const FORMAT = new Intl.DateTimeFormat(undefined, {
   timeZoneName: "short",
 });
 
+/** A time (a Date or an ISO string) as the viewer reads it: "2 Dec 2026, 21:04 CET". */
+export function localTime(at) {
+  return FORMAT.format(typeof at === "string" ? new Date(at) : at);
+}
+
 /** The viewer's IANA time zone ("Europe/Paris"), for a text the server writes for them. */
 export function viewerZone() {
   return Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
@@ -25,7 +30,7 @@ export function showLocalTimes(root = document) {
   for (const element of root.querySelectorAll("time[datetime]")) {
     const at = new Date(element.getAttribute("datetime") ?? "");
     if (Number.isNaN(at.getTime())) continue;
-    element.textContent = FORMAT.format(at);
+    element.textContent = localTime(at);
     // The exact instant in UTC stays one hover or long press away.
     element.setAttribute("title", at.toISOString().replace("T", " ").slice(0, 16) + " UTC");
   }
