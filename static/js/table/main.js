@@ -399,7 +399,8 @@ function renderMine(view) {
   if (me === null) {
     const free = view.seats.length < view.table.seat_count;
     prompt = `You are watching.${free ? " Choose an empty seat to join." : ""}`;
-    if (view.hand) prompt += ` ${waitingFor(view)}`;
+    // Like the players, a spectator is told what the table waits for.
+    prompt += ` ${view.hand ? waitingFor(view) : waitingSentence(view, waiting.hooks)}`;
   } else if (view.hand && view.you.dealt_in === false) {
     prompt = waitingFor(view);
   } else if (view.hand && view.hand.hand !== undefined) {
