@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path
-from pydantic import Field, StrictBool, StrictInt, StrictStr
+from pydantic import Field, JsonValue, StrictStr
 
 from app.api.deps import AdminCaller, CurrentCaller, DbDep, csrf_protect
 from app.api.schemas import GameKey, Id, Input, Output
@@ -22,8 +22,10 @@ admin_router = APIRouter(
 router = APIRouter(prefix="/api/rulesets", tags=["tables"], dependencies=[Depends(csrf_protect)])
 
 Game = GameKey
-OptionValue = StrictBool | StrictInt | StrictStr | None
-Options = Annotated[dict[str, OptionValue], Field(max_length=40)]
+# Any JSON value: the engine's validator judges each option's value and names the option
+# in its refusal ("Rule option 'ante' must be an integer."). A union of types here would
+# refuse 1.5 first, at a location naming the union's members ("options.ante.bool").
+Options = Annotated[dict[str, JsonValue], Field(max_length=40)]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=60), plain_text(60)]
 PresetKey = Annotated[str, Path(max_length=40)]
 Description = Annotated[StrictStr, Field(max_length=300)]

@@ -27,6 +27,13 @@ class ConfigError(EngineError):
         self.field = field
 
 
+MAX_CHIPS = 1_000_000_000
+"""The most chips one option may name (an ante, a pot limit, a cave, a bonus). A table's
+buy-in is at most this many chips and the ledger moves at most this many at once, so no
+table could play a larger value; refusing it keeps numbers like 2**62 out of saved
+configurations and table logs."""
+
+
 class RuleOptions:
     """Base of a game's ``@dataclass(frozen=True, slots=True)`` rules: every field is an
     option with its default. A game names itself and checks the type of each option."""
@@ -112,6 +119,19 @@ class OptionInfo:
         if value == 1 and self.unit.endswith("s"):  # "1 chip", not "1 chips"
             return f"{value}{self.unit[:-1]}"
         return f"{value}{self.unit}"
+
+
+def check_maximums(rules: RuleOptions, info: Mapping[str, OptionInfo]) -> None:
+    """Refuse a whole-number option above the ``maximum`` its ``OptionInfo`` states, so the
+    form, the option schema and the validator share one bound."""
+    for key, entry in info.items():
+        value = getattr(rules, key)
+        if entry.maximum is not None and isinstance(value, int) and value > entry.maximum:
+            raise ConfigError(
+                "bad_option",
+                f"{entry.label} can be at most {entry.describe(entry.maximum)}.",
+                key,
+            )
 
 
 @dataclass(frozen=True, slots=True)
