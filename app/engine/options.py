@@ -9,7 +9,7 @@ requires (spec/table-log.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
@@ -115,7 +115,8 @@ class OptionInfo:
         if value is None:
             return self.none_words or "none"
         if self.kind in ("bool", "choice"):
-            return self.words.get(value, str(value))
+            # A stored value the engine refuses (a list, an object) is said as it is.
+            return self.words.get(value, str(value)) if isinstance(value, Hashable) else str(value)
         if value == 1 and self.unit.endswith("s"):  # "1 chip", not "1 chips"
             return f"{value}{self.unit[:-1]}"
         return f"{value}{self.unit}"
