@@ -1,9 +1,11 @@
-"""Stored house-rule options rewritten when a game drops or renames an option.
+"""Stored house-rule options rewritten when a game drops or renames an option, or lowers
+an option's maximum.
 
-The engine accepts only the options it knows, so a configuration saved before an option
-was dropped or renamed would no longer validate: it would be listed as invalid and open no
-table until an admin fixed it by hand. A migration that drops or renames an option calls
-``rewrite_rule_options`` in its ``upgrade`` so that every stored copy follows the engine:
+The engine accepts only the options it knows, each within its range, so a configuration
+saved before such a change would no longer validate: it would be listed as invalid and
+open no table until an admin fixed it by hand. A migration that drops, renames or narrows
+an option calls ``rewrite_rule_options`` in its ``upgrade`` so that every stored copy
+follows the engine:
 the club's saved configurations (``rulesets.options``) and the rules each table was opened
 with (``game_tables.rules``, read again whenever the table deals). The hands' headers keep
 the rules as they were played: they are the record of those hands.
@@ -38,14 +40,22 @@ _STORED_RULES = ((_RULESETS, _RULESETS.c.options), (_TABLES, _TABLES.c.rules))
 
 
 def rewritten_options(
-    options: Mapping[str, Any], rename: Mapping[str, str], drop: Collection[str]
+    options: Mapping[str, Any],
+    rename: Mapping[str, str],
+    drop: Collection[str] = (),
+    cap: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """``options`` with each ``rename`` key under its new name and each ``drop`` key gone.
-    A row already holding the new name keeps its own value there."""
+    """``options`` with each ``rename`` key under its new name, each ``drop`` key gone and
+    each whole number above its ``cap`` lowered to it (caps name options as renamed). A row
+    already holding the new name keeps its own value there."""
     kept = {key: value for key, value in options.items() if key not in drop and key not in rename}
     for old, new in rename.items():
         if old in options and new not in kept:
             kept[new] = options[old]
+    for key, maximum in (cap or {}).items():
+        value = kept.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > maximum:
+            kept[key] = maximum
     return kept
 
 
@@ -55,9 +65,10 @@ def rewrite_rule_options(
     *,
     rename: Mapping[str, str] | None = None,
     drop: Collection[str] = (),
+    cap: Mapping[str, int] | None = None,
 ) -> int:
-    """Rename and drop options in every stored copy of ``game``'s rules; returns how many
-    rows changed. A row whose options are not an object at all is left as it is (the
+    """Rename, drop and cap options in every stored copy of ``game``'s rules; returns how
+    many rows changed. A row whose options are not an object at all is left as it is (the
     application lists it as invalid, to be fixed or archived)."""
     renames = dict(rename or {})
     both = set(renames) & set(drop)
@@ -69,7 +80,7 @@ def rewrite_rule_options(
         for row_id, stored in rows.all():
             if not isinstance(stored, Mapping):
                 continue
-            rewritten = rewritten_options(stored, renames, drop)
+            rewritten = rewritten_options(stored, renames, drop, cap)
             if rewritten != stored:
                 connection.execute(
                     sa.update(table).where(table.c.id == row_id).values({column.name: rewritten})

@@ -1,19 +1,24 @@
-"""A migration that drops or renames a house-rule option rewrites every stored copy of the
-game's rules (saved configurations and tables), on both databases, so that they validate
-again; other games' rows and rows that are not an object are left alone."""
+"""A migration that drops, renames or narrows a house-rule option rewrites every stored
+copy of the game's rules (saved configurations and tables), on both databases, so that
+they validate again; other games' rows and rows that are not an object are left alone."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
+from app.db.migrate import alembic_config
 from app.db.models import GameTable, RuleSet, User
 from app.db.option_rewrites import rewrite_rule_options, rewritten_options
 from app.db.session import Database
 from app.services import rulesets
+from tests.databases import create_postgres_database, drop_postgres_database
 from tests.helpers import found_club, open_bourre_table
 
 
@@ -65,5 +70,45 @@ async def test_the_stored_rules_follow_a_dropped_and_a_renamed_option(db: Databa
 
 def test_an_option_is_renamed_or_dropped_not_both() -> None:
     assert rewritten_options({"a": 1, "b": 2}, {"a": "c"}, ["b"]) == {"c": 1}
+    assert rewritten_options({"a": 7, "b": True}, {}, cap={"a": 5, "b": 0}) == {"a": 5, "b": True}
     with pytest.raises(ValueError, match="either renamed or dropped"):
         rewrite_rule_options(None, "bourre", rename={"a": "b"}, drop=["a"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_migration_0016_lowers_values_above_the_new_maxima(
+    tmp_path: Path, backend: str
+) -> None:
+    """Values a version without upper bounds accepted (a pot limit of 2**62, a renege
+    penalty of 50 pots) are lowered to the maxima, so the rows validate and the table deals."""
+    url = (
+        f"sqlite+aiosqlite:///{tmp_path / 'maxima.db'}"
+        if backend == "sqlite"
+        else await asyncio.to_thread(create_postgres_database)
+    )
+    try:
+        config = alembic_config(url)
+        await asyncio.to_thread(command.upgrade, config, "head")
+        await asyncio.to_thread(command.downgrade, config, "0015")
+        db = Database(url, null_pool=True)
+        await found_club(db)
+        saved = await _stored(db, "bourre", "Old", {"pot_limit": 2**62, "renege_penalty": 50})
+        async with db.transaction() as session:
+            owner = await session.get(User, await session.scalar(select(User.id)))
+            assert owner is not None
+            table = await open_bourre_table(session, owner, "Tuesday")
+            await session.execute(
+                update(GameTable).where(GameTable.id == table.id).values(rules={"pot_limit": 2**62})
+            )
+        await asyncio.to_thread(command.upgrade, config, "head")
+        async with db.transaction() as session:
+            ruleset = await session.get(RuleSet, saved)
+            table_rules = await session.scalar(select(GameTable.rules))
+            assert ruleset is not None
+            assert ruleset.options == {"pot_limit": 1_000_000_000, "renege_penalty": 10}
+            assert rulesets.checked(ruleset).valid
+        assert table_rules == {"pot_limit": 1_000_000_000}
+        await db.dispose()
+    finally:
+        if backend == "postgres":
+            await asyncio.to_thread(drop_postgres_database, url)
