@@ -1,11 +1,12 @@
-"""house-rule options above the maxima the engine now states are lowered to them
+"""house-rule options above the maxima the engine now states are lowered to them (in
+saved configurations, tables' rules and hands' headers)
 
 The engine refuses a chip amount above 1,000,000,000 (the most the ledger moves at once,
 and the largest buy-in) and a renege penalty above 10 pots. Before, a pot limit, a brelan
 bonus or a renege penalty had no upper bound: a saved configuration or a table holding a
-larger value would no longer validate, and such a table could not deal. Each is lowered to
-the maximum, which plays the same (a larger pot limit or bonus than any stack is never
-reached; penalised reneges are not played yet). The bounds are written here as they were
+larger value would no longer validate, such a table could not deal and its hands could not
+be replayed. Each is lowered to the maximum, which plays the same (a larger pot limit or
+bonus than any stack is never reached; penalised reneges are not played yet). The bounds are written here as they were
 set, not read from the application, so that this migration keeps its meaning.
 
 No schema change: the downgrade leaves the rows as they are.
