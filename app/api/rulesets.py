@@ -9,7 +9,6 @@ opened with it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path
@@ -130,7 +129,7 @@ def public(found: RuleSet | rulesets.CheckedRuleSet | rulesets.Preset) -> RuleSe
         description=saved.description,
         archived=saved.archived,
         read_only=False,
-        options=found.options if found.options is not None else _as_stored(saved.options),
+        options=found.options if found.options is not None else found.stored_options,
         summary=found.summary,
         rules=[] if found.options is None else _rule_lines(saved.game, found.options),
         valid=found.valid,
@@ -145,10 +144,6 @@ def _rule_lines(game: str, options: dict[str, Any]) -> list[RuleLinePublic]:
         )
         for line in rule_words.listing(game, options)
     ]
-
-
-def _as_stored(options: object) -> dict[str, Any] | None:
-    return dict(options) if isinstance(options, Mapping) else None
 
 
 @admin_router.get("")

@@ -95,11 +95,11 @@ class CheckedRuleSet:
         return self.problem.message if self.problem is not None else "no options."
 
     @property
-    def stored_options(self) -> dict[str, Any]:
-        """The options as stored, for the form that fixes them (nothing when what is
+    def stored_options(self) -> dict[str, Any] | None:
+        """The options as stored, shown to the admin who fixes them (None when what is
         stored is not an object of option: value at all)."""
         stored = self.ruleset.options
-        return dict(stored) if isinstance(stored, Mapping) else {}
+        return dict(stored) if isinstance(stored, Mapping) else None
 
     def usable_options(self) -> dict[str, Any]:
         """The options, for a table or a copy; ``ruleset_invalid`` when they are not valid."""

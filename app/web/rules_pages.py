@@ -196,7 +196,7 @@ async def edit_form(
         db,
         caller,
         game=found.ruleset.game,
-        options=found.stored_options,
+        options=found.stored_options or {},
         ruleset=found.ruleset,
         name=found.ruleset.name,
         description=found.ruleset.description,
@@ -211,7 +211,7 @@ async def edit(request: Request, db: DbDep, caller: PageAdmin, ruleset_id: Id) -
     name, description = form.get("name", ""), form.get("description", "")
     async with db.transaction() as session:
         found = await rulesets.get_ruleset(session, ruleset_id)
-    options = rulesets.checked(found).stored_options
+    options = rulesets.checked(found).stored_options or {}
     try:
         options = rule_words.parse_form(found.game, form)
         async with db.transaction() as session:

@@ -90,6 +90,8 @@ async def test_an_invalid_row_is_listed_archived_and_opens_nothing(
     bad, good = by_name["Broken"], by_name["Good"]
     assert (good["valid"], good["error"]) == (True, None)
     assert bad["valid"] is False and bad["rules"] == []
+    # What is stored, for the admin to see what to fix (None: not an object at all).
+    assert bad["options"] == (options if isinstance(options, dict) else None)
     assert bad["error"]["code"] == "invalid_rules"
     assert bad["error"]["details"].get("field") == field
     assert bad["summary"] == f"Invalid: {bad['error']['message']}"
