@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path
-from pydantic import Field, JsonValue, StrictStr
+from pydantic import Field, StrictStr
 
 from app.api.deps import AdminCaller, CurrentCaller, DbDep, csrf_protect
-from app.api.schemas import ErrorBody, GameKey, Id, Input, Output
+from app.api.schemas import ErrorBody, GameKey, Id, Input, Output, RuleOptionValues
 from app.db.models import RuleSet, User
 from app.errors import Conflict
 from app.security.text import plain_text
@@ -27,10 +27,6 @@ admin_router = APIRouter(
 router = APIRouter(prefix="/api/rulesets", tags=["tables"], dependencies=[Depends(csrf_protect)])
 
 Game = GameKey
-# Any JSON value: the engine's validator judges each option's value and names the option
-# in its refusal ("Rule option 'ante' must be an integer."). A union of types here would
-# refuse 1.5 first, at a location naming the union's members ("options.ante.bool").
-Options = Annotated[dict[str, JsonValue], Field(max_length=40)]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=60), plain_text(60)]
 PresetKey = Annotated[str, Path(max_length=40)]
 Description = Annotated[StrictStr, Field(max_length=300)]
@@ -41,14 +37,14 @@ class RuleSetCreate(Input):
     name: Name
     description: Description = ""
     # Every option or only some: the others take the game's defaults.
-    options: Options = Field(default_factory=dict)
+    options: RuleOptionValues = Field(default_factory=dict)
 
 
 class RuleSetUpdate(Input):
     name: Name | None = None
     description: Description | None = None
     # Replaces the options as a whole (those left out take the defaults).
-    options: Options | None = None
+    options: RuleOptionValues | None = None
 
 
 class RuleSetClone(Input):
