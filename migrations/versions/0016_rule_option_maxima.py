@@ -6,8 +6,9 @@ and the largest buy-in) and a renege penalty above 10 pots. Before, a pot limit,
 bonus or a renege penalty had no upper bound: a saved configuration or a table holding a
 larger value would no longer validate, such a table could not deal and its hands could not
 be replayed. Each is lowered to the maximum, which plays the same (a larger pot limit or
-bonus than any stack is never reached; penalised reneges are not played yet). The bounds are written here as they were
-set, not read from the application, so that this migration keeps its meaning.
+bonus than any stack is never reached; penalised reneges are not played yet). The bounds
+are written here as they were set, not read from the application, so that this migration
+keeps its meaning.
 
 No schema change: the downgrade leaves the rows as they are.
 
