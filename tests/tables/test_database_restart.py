@@ -29,6 +29,7 @@ from tests.tables.harness import (
     Room,
     act_at,
     deal,
+    hand_state,
     legal_for,
     open_room,
     play_until_over,
@@ -65,19 +66,9 @@ async def server(tmp_path: Path) -> AsyncIterator[tuple[PrivatePostgres, Setting
             await db.dispose()
 
 
-def seen(player: Player) -> dict[str, Any]:
-    """What a player sees of the hand: its number, phase, turn, own cards, pot, stacks."""
-    hand = player.hand or {}
-    return {
-        "version": player.version,
-        "number": hand.get("number"),
-        "phase": hand.get("phase"),
-        "to_act": hand.get("to_act"),
-        "cards": sorted(hand.get("hand", [])),
-        "pot": hand.get("pot"),
-        "stacks": [s["stack"] for s in hand.get("seats", [])],
-        "trick": hand.get("trick"),
-    }
+def seen(player: Player) -> tuple[int, dict[str, Any]]:
+    """The table's version a player last saw, and what they see of the hand."""
+    return player.version, hand_state(player)
 
 
 def storage_frames(player: Player) -> list[bool]:
