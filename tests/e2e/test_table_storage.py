@@ -1,14 +1,17 @@
-"""What players see when the table's database fails a write (a full disk, a server
-restarting): the table says so over their cards, the move is not taken, and once the
-database writes again the banner goes and the hand goes on from where it was.
+"""What players see when the table's database does not answer: the table says so over
+their cards, the move is not taken, and once the database answers again the banner goes and
+the hand goes on from where it was.
 
-The server's SQLite database is made to refuse the next stored action by a trigger, as a
-full disk would refuse it, then the trigger is dropped, as an operator freeing space would.
+Another program holds the server's SQLite database (its write lock, which every transaction
+of the server asks for): the server's writes and reads wait out their busy timeout and fail
+as a database that does not answer fails them, until the lock is let go.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -25,23 +28,25 @@ from tests.e2e.table_ui import (
 from tests.e2e.ui import DESKTOP, PHONE, LiveServer, NewPage, Shot
 
 SAID = "The club's database is not answering: play is paused and resumes by itself."
+# The server gives up on a locked database after its busy timeout (10 s).
+GIVES_UP_MS = 30_000
 
 
-def refuse_writes(data_dir: Path, refuse: bool) -> None:
-    with sqlite3.connect(data_dir / DATABASE_FILE, timeout=10) as db:
-        if refuse:
-            db.execute(
-                "CREATE TRIGGER disk_is_full BEFORE INSERT ON hand_actions"
-                " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
-            )
-        else:
-            db.execute("DROP TRIGGER disk_is_full")
+@contextmanager
+def database_held(data_dir: Path) -> Iterator[None]:
+    held = sqlite3.connect(data_dir / DATABASE_FILE, timeout=10, isolation_level=None)
+    try:
+        held.execute("BEGIN IMMEDIATE")
+        yield
+    finally:
+        held.execute("ROLLBACK")
+        held.close()
 
 
 def banner_over_the_hand(page: Page) -> None:
     """The banner is on screen, in the window, and nothing covers its middle."""
     banner = page.locator("#offline-banner")
-    expect(banner).to_be_visible()
+    expect(banner).to_be_visible(timeout=GIVES_UP_MS)
     expect(banner).to_contain_text(SAID)
     box = banner.bounding_box()
     assert box is not None
@@ -71,8 +76,7 @@ def test_a_failed_write_pauses_the_table_and_says_so_until_the_database_is_back(
     wait_for_the_deal(pages)
     mover = acting(pages)
     before = {id(page): (version(page), my_cards(page)) for page in pages}
-    refuse_writes(live_server.data_dir, True)
-    try:
+    with database_held(live_server.data_dir):
         mover.locator("#controls button").first.click()
         for page in pages:
             banner_over_the_hand(page)
@@ -81,10 +85,8 @@ def test_a_failed_write_pauses_the_table_and_says_so_until_the_database_is_back(
         shot(pages[1], "table-database-away-phone")
         for page in pages:
             assert (version(page), my_cards(page)) == before[id(page)]
-    finally:
-        refuse_writes(live_server.data_dir, False)
     # The table reads itself back within seconds; the same player is asked again.
     for page in pages:
-        expect(page.locator("#offline-banner")).to_be_hidden()
+        expect(page.locator("#offline-banner")).to_be_hidden(timeout=GIVES_UP_MS)
         assert my_cards(page) == before[id(page)][1]
     assert acting(pages) is mover
