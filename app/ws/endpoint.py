@@ -146,14 +146,8 @@ async def _serve(
     clock: Clock,
     expires: float,
 ) -> None:
-    version = websocket.query_params.get("version")
     try:
-        await actor.call(
-            Join(
-                connection,
-                int(version) if version and version.isascii() and version.isdigit() else None,
-            )
-        )
+        await actor.call(Join(connection, _catch_up_from(websocket)))
     except Exception as error:
         if not isinstance(error, SalonError):
             log.exception("table %s: a socket could not join", actor.table_id)
@@ -181,7 +175,9 @@ async def _serve(
 
 
 def _catch_up_from(websocket: WebSocket) -> int | None:
-    """`?version=N` (ASCII digits only): the version a reconnecting page last saw."""
+    """`?version=N` (ASCII digits only): the version a reconnecting page last saw. Longer
+    than a version can be (app/tables/events.py), it is no version: the page gets a full
+    view."""
     version = websocket.query_params.get("version", "")
     return int(version) if re.fullmatch(r"[0-9]{1,15}", version) else None
 
