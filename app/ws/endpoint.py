@@ -28,6 +28,7 @@ from app.security.csrf import origin_allowed
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import auth
 from app.services import tables as table_service
+from app.tables.actor import CLOSE_TABLE_MOVED
 from app.tables.clock import Clock
 from app.tables.commands import (
     Act,
@@ -75,6 +76,10 @@ CHAT_WINDOW_SECONDS = 10.0
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+# Refusals that mean "the table is moving to another process, or restarting": never final.
+# The socket is closed with 1012 ("service restart"), which the page answers as it answers
+# any lost connection: it reconnects, and finds the table wherever it runs by then.
+COME_BACK_CODES = frozenset({"table_unavailable", "table_moved"})
 
 SESSION_ENDED = ErrorOut(
     code="session_ended", message="Your login has ended: please log in again."
@@ -119,8 +124,12 @@ async def table_socket(websocket: WebSocket, table_id: Id) -> None:
     try:
         actor = await manager.table(table_id)
         await logins.add(socket)
-    except SalonError:
-        await websocket.close(code=CLOSE_POLICY)
+    except SalonError as error:
+        if error.code in COME_BACK_CODES:
+            await websocket.accept()
+            await _refuse(websocket, error)
+        else:
+            await websocket.close(code=CLOSE_POLICY)
         return
     try:
         await websocket.accept()
@@ -151,8 +160,7 @@ async def _serve(
     except Exception as error:
         if not isinstance(error, SalonError):
             log.exception("table %s: a socket could not join", actor.table_id)
-        await websocket.send_text(error_out(error).decode())
-        await websocket.close(code=CLOSE_POLICY)
+        await _refuse(websocket, error)
         return
     tasks = {
         asyncio.create_task(_write(websocket, connection)),
@@ -172,6 +180,14 @@ async def _serve(
         fault = task.exception()
         if fault is not None and not isinstance(fault, WebSocketDisconnect):
             log.error("table %s: socket ended by an error", actor.table_id, exc_info=fault)
+
+
+async def _refuse(websocket: WebSocket, error: Exception) -> None:
+    """Tell an accepted socket why it cannot join, and close it: with 1012 when the table is
+    moving or restarting (the page comes back), 1008 otherwise."""
+    come_back = isinstance(error, SalonError) and error.code in COME_BACK_CODES
+    await websocket.send_text(error_out(error).decode())
+    await websocket.close(code=CLOSE_TABLE_MOVED if come_back else CLOSE_POLICY)
 
 
 def _catch_up_from(websocket: WebSocket) -> int | None:
