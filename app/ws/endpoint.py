@@ -6,6 +6,17 @@ are parsed into typed messages and handed to the table's actor; what comes back 
 connection is only what its viewer may see. Limits: a frame over 4 KiB is answered with an
 error and the socket is closed (1009); more than a few messages a second earn `rate_limited`
 errors, a sustained flood closes the socket (1008); a member has at most a few sockets open.
+
+Liveness: a frozen process or a silent network cut leaves a TCP connection open for many
+minutes, so each end pings the other (`SALON_WS_PING_SECONDS`) and gives up on it when
+nothing came back in time (`SALON_WS_PING_TIMEOUT_SECONDS`). The two ends use different
+pings, each the one that fits. The server uses the WebSocket protocol's own (Uvicorn's
+`ws_ping_interval` / `ws_ping_timeout`, set by `salon serve`): the browser's network stack
+answers it, even while the page's timers are throttled in a background tab, so only a
+browser that is really gone or cut off is closed — and shown offline, its turns left to
+the timer — and it costs no task per socket here. The page cannot see protocol pings, so
+it sends the application's `ping` and waits for any frame; the timings it uses are sent
+to it in a `liveness` frame on joining (static/js/table/socket.js).
 """
 
 from __future__ import annotations
@@ -53,6 +64,7 @@ from app.ws.protocol import (
     DealNowIn,
     EntropyIn,
     ErrorOut,
+    LivenessOut,
     PingIn,
     PongOut,
     ProtocolError,
@@ -162,6 +174,13 @@ async def _serve(
             log.exception("table %s: a socket could not join", actor.table_id)
         await _refuse(websocket, error)
         return
+    settings = websocket.app.state.settings
+    connection.send(
+        LivenessOut(
+            ping_seconds=settings.ws_ping_seconds,
+            timeout_seconds=settings.ws_ping_timeout_seconds,
+        ).frame()
+    )
     tasks = {
         asyncio.create_task(_write(websocket, connection)),
         asyncio.create_task(_read(websocket, actor, connection)),
