@@ -167,13 +167,7 @@ async def _serve(
     clock: Clock,
     expires: float,
 ) -> None:
-    try:
-        await actor.call(Join(connection, _catch_up_from(websocket)))
-    except Exception as error:
-        if not isinstance(error, SalonError):
-            log.exception("table %s: a socket could not join", actor.table_id)
-        await _refuse(websocket, error)
-        return
+    # The page's ping timings, first of all: it knows them before anything else can go wrong.
     settings = websocket.app.state.settings
     connection.send(
         LivenessOut(
@@ -181,6 +175,13 @@ async def _serve(
             timeout_seconds=settings.ws_ping_timeout_seconds,
         ).frame()
     )
+    try:
+        await actor.call(Join(connection, _catch_up_from(websocket)))
+    except Exception as error:
+        if not isinstance(error, SalonError):
+            log.exception("table %s: a socket could not join", actor.table_id)
+        await _refuse(websocket, error)
+        return
     tasks = {
         asyncio.create_task(_write(websocket, connection)),
         asyncio.create_task(_read(websocket, actor, connection)),
