@@ -16,7 +16,7 @@ answers it, even while the page's timers are throttled in a background tab, so o
 browser that is really gone or cut off is closed — and shown offline, its turns left to
 the timer — and it costs no task per socket here. The page cannot see protocol pings, so
 it sends the application's `ping` and waits for any frame; the timings it uses are sent
-to it in a `liveness` frame on joining (static/js/table/socket.js).
+to it in a `liveness` frame, the socket's first (static/js/table/socket.js).
 """
 
 from __future__ import annotations

@@ -93,7 +93,11 @@ export class TableSocket {
     }, this.pingMs);
   }
 
-  /** Unless a frame comes within `ms`, `ws` is lost (an earlier deadline stands). */
+  /**
+   * Unless a frame comes within `ms`, `ws` is lost (an earlier deadline stands).
+   * @param {WebSocket} ws
+   * @param {number} ms
+   */
   expectFrame(ws, ms) {
     if (this.deadline === null) this.deadline = setTimeout(() => this.lost(ws), ms);
   }
@@ -101,6 +105,7 @@ export class TableSocket {
   /**
    * Nothing came through in time: leave the socket (its close may itself never complete
    * behind a frozen server, so no one waits for it) and reconnect.
+   * @param {WebSocket} ws
    */
   lost(ws) {
     if (this.ws !== ws || this.stopped) return;
