@@ -112,9 +112,12 @@ class Settings(BaseSettings):
     # one the browser used, so cookies get `Secure` over HTTPS. Empty: believe no one.
     trusted_proxies: str = "127.0.0.1"
     session_days: int = 14
-    # Login throttling: failures allowed per window, per client address and per username.
-    login_max_failures: int = 10
-    login_window_seconds: int = 300
+    # Login throttling (app/security/login_throttle.py), wrong passwords per window: from one
+    # address against one account (and from all addresses against one account, after which
+    # only the addresses that have not failed against it may try), and from one address in all.
+    login_max_failures: int = Field(default=10, ge=1)
+    login_max_failures_per_address: int = Field(default=30, ge=1)
+    login_window_seconds: int = Field(default=300, ge=1)
     # Postgres connections kept open for the whole process (no overflow: connections that
     # open and close under load cost a handshake and their prepared statements each time).
     db_pool_size: int = 20

@@ -25,8 +25,8 @@ from app.db.session import Database
 from app.engine.registry import titles_said
 from app.errors import LoginFirst, RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
+from app.security.login_throttle import LoginThrottle
 from app.security.passwords import use_hashing
-from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.commands import Encoders
@@ -138,6 +138,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             snapshot=protocol.spliced_snapshot_frame,
             chat=protocol.chat_frame,
             hand_log=protocol.hand_log_frame,
+            storage=protocol.storage_frame,
         ),
     )
 
@@ -174,8 +175,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         tables.cluster = logins.cluster = node
         node.on_recheck = logins.recheck_here
     app.state.secret_key = settings.resolved_secret_key()
-    app.state.login_limiter = SlidingWindowLimiter(
-        settings.login_max_failures, settings.login_window_seconds
+    app.state.login_throttle = LoginThrottle(
+        per_account=settings.login_max_failures,
+        per_address=settings.login_max_failures_per_address,
+        window_seconds=settings.login_window_seconds,
     )
 
     app.add_exception_handler(SalonError, _salon_error)

@@ -8,8 +8,8 @@ from app.api.deps import (
     SESSION_COOKIE,
     CurrentCaller,
     DbDep,
-    LoginLimiterDep,
     LoginsDep,
+    LoginThrottleDep,
     OptionalCaller,
     SettingsDep,
     clear_login_cookies,
@@ -28,7 +28,7 @@ from app.api.schemas import (
 from app.db.models import MemberStatus, User
 from app.errors import NotFound
 from app.security import csrf
-from app.security.ratelimit import SlidingWindowLimiter
+from app.security.login_throttle import LoginThrottle
 from app.services import auth, members
 
 router = APIRouter(prefix="/api/auth", tags=["auth"], dependencies=[Depends(csrf_protect)])
@@ -70,29 +70,31 @@ async def register(
     )
 
 
-def client_key(request: Request) -> str:
-    return f"ip:{request.client.host if request.client else 'unknown'}"
+def client_address(request: Request) -> str:
+    """The address the throttle counts against: the browser's, behind a trusted proxy."""
+    return request.client.host if request.client else "unknown"
 
 
 async def checked_login(
     db: DbDep,
-    limiter: SlidingWindowLimiter,
+    throttle: LoginThrottle,
     request: Request,
     username: str,
     password: str,
     days: int,
 ) -> auth.LoggedIn:
-    """Log in under the failure throttle (per client address and per username)."""
-    keys = (client_key(request), f"user:{username.strip().lower()}")
-    for key in keys:
-        limiter.check(key)
+    """Log in under the failure throttle (app/security/login_throttle.py): per address and
+    account, per address, and per account for the addresses that failed against it."""
+    account, address = username.strip().lower(), client_address(request)
+    throttle.check(account, address)
     try:
         async with db.transaction() as session:
-            return await auth.login(session, username, password, days)
+            logged_in = await auth.login(session, username, password, days)
     except auth.BadCredentials:
-        for key in keys:
-            limiter.hit(key)
+        throttle.failed(account, address)
         raise
+    throttle.succeeded(account, address)
+    return logged_in
 
 
 @router.post("/login")
@@ -102,10 +104,10 @@ async def login(
     response: Response,
     db: DbDep,
     settings: SettingsDep,
-    limiter: LoginLimiterDep,
+    throttle: LoginThrottleDep,
 ) -> LoginPublic:
     logged_in = await checked_login(
-        db, limiter, request, body.username, body.password, settings.session_days
+        db, throttle, request, body.username, body.password, settings.session_days
     )
     set_login_cookies(response, request, settings, logged_in)
     return LoginPublic(

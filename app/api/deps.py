@@ -12,7 +12,7 @@ from app.db.models import AuthSession, Role, User
 from app.db.session import Database
 from app.errors import Forbidden, NotAuthenticated
 from app.security import csrf
-from app.security.ratelimit import SlidingWindowLimiter
+from app.security.login_throttle import LoginThrottle
 from app.services import auth
 from app.ws.logins import LoginSockets
 
@@ -29,9 +29,9 @@ def get_settings(request: Request) -> Settings:
     return settings
 
 
-def get_login_limiter(request: Request) -> SlidingWindowLimiter:
-    limiter: SlidingWindowLimiter = request.app.state.login_limiter
-    return limiter
+def get_login_throttle(request: Request) -> LoginThrottle:
+    throttle: LoginThrottle = request.app.state.login_throttle
+    return throttle
 
 
 def get_logins(request: Request) -> LoginSockets:
@@ -43,7 +43,7 @@ DbDep = Annotated[Database, Depends(get_db)]
 # Call `recheck(member)` after anything that ends a login: its table sockets close at once.
 LoginsDep = Annotated[LoginSockets, Depends(get_logins)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-LoginLimiterDep = Annotated[SlidingWindowLimiter, Depends(get_login_limiter)]
+LoginThrottleDep = Annotated[LoginThrottle, Depends(get_login_throttle)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from app.services import history
 from app.services.hand_replay import ReplayContext, Viewer, dealt_deck, hand_steps
 from app.services.hand_results import public_report
 from app.services.hand_text import hand_record
+from app.services.time_words import reader_zone
 
 router = APIRouter(prefix="/api/hands", tags=["hands"], dependencies=[Depends(csrf_protect)])
 admin_router = APIRouter(
@@ -307,11 +308,20 @@ async def hand_log(hand_id: Id, caller: CurrentCaller, db: DbDep) -> dict[str, A
 
 
 @router.get("/{hand_id}/log.txt", response_class=PlainTextResponse)
-async def hand_text(hand_id: Id, caller: CurrentCaller, db: DbDep) -> PlainTextResponse:
+async def hand_text(
+    hand_id: Id,
+    caller: CurrentCaller,
+    db: DbDep,
+    # The reader's IANA time zone, as their browser names it ("Europe/Paris"); without one,
+    # or with a name that is no zone, the record's time is in UTC. Either way it names it.
+    tz: Annotated[str | None, Query()] = None,
+) -> PlainTextResponse:
     """The hand as a printed record, showing what the caller may see of it."""
     opened = await _opened(db, hand_id, caller)
     full = _full(caller)
-    text = hand_record(opened.summary, _steps(opened, full), _seed(opened, caller), full)
+    steps = _steps(opened, full)
+    zone = reader_zone(tz)
+    text = hand_record(opened.summary, steps, _seed(opened, caller), full, zone)
     return PlainTextResponse(text)
 
 

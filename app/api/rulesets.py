@@ -1,16 +1,21 @@
 """The club's house-rule configurations over REST: the admins manage them under
 ``/api/admin/rulesets``; members read the active ones (to open a table) at
-``/api/rulesets``."""
+``/api/rulesets``.
+
+A stored configuration that no longer validates is listed to the admins with
+``"valid": false`` and the engine's refusal as ``error`` (the shape of every error body),
+so that they can fix or archive it; the members' list leaves it out, since no table can be
+opened with it."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path
-from pydantic import Field, StrictBool, StrictInt, StrictStr
+from pydantic import Field, StrictStr
 
 from app.api.deps import AdminCaller, CurrentCaller, DbDep, csrf_protect
-from app.api.schemas import GameKey, Id, Input, Output
+from app.api.schemas import ErrorBody, GameKey, Id, Input, Output, RuleOptionValues
 from app.db.models import RuleSet, User
 from app.errors import Conflict
 from app.security.text import plain_text
@@ -22,8 +27,6 @@ admin_router = APIRouter(
 router = APIRouter(prefix="/api/rulesets", tags=["tables"], dependencies=[Depends(csrf_protect)])
 
 Game = GameKey
-OptionValue = StrictBool | StrictInt | StrictStr | None
-Options = Annotated[dict[str, OptionValue], Field(max_length=40)]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=60), plain_text(60)]
 PresetKey = Annotated[str, Path(max_length=40)]
 Description = Annotated[StrictStr, Field(max_length=300)]
@@ -34,14 +37,14 @@ class RuleSetCreate(Input):
     name: Name
     description: Description = ""
     # Every option or only some: the others take the game's defaults.
-    options: Options = Field(default_factory=dict)
+    options: RuleOptionValues = Field(default_factory=dict)
 
 
 class RuleSetUpdate(Input):
     name: Name | None = None
     description: Description | None = None
     # Replaces the options as a whole (those left out take the defaults).
-    options: Options | None = None
+    options: RuleOptionValues | None = None
 
 
 class RuleSetClone(Input):
@@ -61,11 +64,16 @@ class RuleSetPublic(Output):
     game: str
     name: str
     description: str = ""
-    options: dict[str, Any]
+    # As the engine reads them; as stored when invalid (None: not an object at all).
+    options: dict[str, Any] | None
     archived: bool = False
     read_only: bool
     summary: str
     rules: list[RuleLinePublic]
+    # False for a stored configuration the engine refuses now (`error` says why, on which
+    # option): it can be fixed or archived, and opens no table.
+    valid: bool = True
+    error: ErrorBody | None = None
 
 
 class RuleSetList(Output):
@@ -95,28 +103,43 @@ class RuleSetSummary(Output):
     stakes: dict[str, Any]
 
 
-def public(found: RuleSet | rulesets.Preset) -> RuleSetPublic:
-    common: dict[str, Any] = {
-        "game": found.game,
-        "name": found.name,
-        "options": dict(found.options),
-        "summary": rule_words.summary(found.game, found.options),
-        "rules": [
-            RuleLinePublic(
-                label=line.label, words=line.words, section=line.section, changed=line.changed
-            )
-            for line in rule_words.listing(found.game, found.options)
-        ],
-    }
+def public(found: RuleSet | rulesets.CheckedRuleSet | rulesets.Preset) -> RuleSetPublic:
+    if isinstance(found, RuleSet):
+        found = rulesets.checked(found)
     if isinstance(found, rulesets.Preset):
-        return RuleSetPublic(id=None, preset=found.key, read_only=True, **common)
+        return RuleSetPublic(
+            id=None,
+            preset=found.key,
+            read_only=True,
+            game=found.game,
+            name=found.name,
+            options=dict(found.options),
+            summary=rule_words.summary(found.game, found.options),
+            rules=_rule_lines(found.game, found.options),
+        )
+    saved = found.ruleset
     return RuleSetPublic(
-        id=found.id,
-        description=found.description,
-        archived=found.archived,
+        id=saved.id,
+        game=saved.game,
+        name=saved.name,
+        description=saved.description,
+        archived=saved.archived,
         read_only=False,
-        **common,
+        options=found.options if found.options is not None else found.stored_options,
+        summary=found.summary,
+        rules=[] if found.options is None else _rule_lines(saved.game, found.options),
+        valid=found.valid,
+        error=ErrorBody(**found.problem.to_dict()) if found.problem is not None else None,
     )
+
+
+def _rule_lines(game: str, options: dict[str, Any]) -> list[RuleLinePublic]:
+    return [
+        RuleLinePublic(
+            label=line.label, words=line.words, section=line.section, changed=line.changed
+        )
+        for line in rule_words.listing(game, options)
+    ]
 
 
 @admin_router.get("")
@@ -127,7 +150,7 @@ async def list_rulesets(
     engine's built-in presets, read-only starting points to clone."""
     async with db.transaction() as session:
         found = await rulesets.list_rulesets(session, game, include_archived=archived)
-        saved = [public(r) for r in found]
+    saved = [public(r) for r in found]
     return RuleSetList(rulesets=saved, presets=[public(p) for p in rulesets.presets(game)])
 
 
@@ -246,16 +269,18 @@ async def restore_ruleset(ruleset_id: Id, caller: AdminCaller, db: DbDep) -> Rul
 async def active_rulesets(
     caller: CurrentCaller, db: DbDep, game: Game | None = None
 ) -> list[RuleSetSummary]:
-    """The club's configurations a table can be opened with, each in one line."""
+    """The club's configurations a table can be opened with, each in one line. One whose
+    stored rules no longer validate is left out: it opens no table until an admin fixes it."""
     async with db.transaction() as session:
         found = await rulesets.list_rulesets(session, game, include_archived=False)
     return [
         RuleSetSummary(
-            id=r.id,
-            game=r.game,
-            name=r.name,
-            summary=rule_words.summary(r.game, r.options),
-            stakes=rule_words.stakes_of(r.game, r.options),
+            id=r.ruleset.id,
+            game=r.ruleset.game,
+            name=r.ruleset.name,
+            summary=r.summary,
+            stakes=rule_words.stakes_of(r.ruleset.game, r.options),
         )
         for r in found
+        if r.options is not None
     ]

@@ -11,6 +11,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    JsonValue,
     StrictBool,
     StrictInt,
     StrictStr,
@@ -74,6 +75,9 @@ def _id_digits(value: object) -> object:
 # Every id a route reads, from a path, a query, a form or a JSON body (where, as every
 # JSON number, it must be a number, not text).
 Id = Annotated[int, Field(ge=1, le=MAX_ID), BeforeValidator(_id_digits)]
+# A page's filter form sends its empty choice ("every member") as "": no id at all;
+# anything else must be one.
+FormId = Annotated[Id | None, BeforeValidator(lambda value: None if value == "" else value)]
 Username = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Password = Annotated[StrictStr, Field(min_length=1, max_length=256)]
 Amount = Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
@@ -293,6 +297,11 @@ class LatencyPublic(Output):
     action_writes: ActionWritesPublic | None = None
 
 
+# House-rule options by name, each any JSON value: the engine's validator judges every
+# value and names the option in its refusal ("Rule option 'ante' must be an integer."). A
+# union of types here would refuse 1.5 first, at a location naming the union's members
+# ("rules.ante.bool").
+RuleOptionValues = Annotated[dict[str, JsonValue], Field(max_length=40)]
 RequestKey = Annotated[StrictStr, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Chips = Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
 
@@ -302,9 +311,7 @@ class TableCreate(Input):
     game: GameKey
     preset: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
     # Options that differ from the preset (or from the defaults), as in the table log.
-    rules: dict[str, StrictBool | StrictInt | StrictStr | None] = Field(
-        default_factory=dict, max_length=30
-    )
+    rules: RuleOptionValues = Field(default_factory=dict)
     seat_count: Annotated[StrictInt, Field(ge=2, le=8)]
     buy_in_min: Chips
     buy_in_max: Chips

@@ -27,11 +27,12 @@ from app.api.schemas import (
     TopUpCreate,
 )
 from app.db.models import GameTable, TableStatus, User
-from app.errors import Conflict, Forbidden
+from app.errors import Forbidden
 from app.security.tokens import new_token
 from app.services import bots as bot_service
 from app.services import rule_words
 from app.services import tables as table_service
+from app.tables import replays
 from app.tables.commands import (
     Command,
     Describe,
@@ -43,7 +44,6 @@ from app.tables.commands import (
     Sit,
     SitOut,
     Stand,
-    TableHandle,
     TopUp,
 )
 from app.tables.manager import TableManager
@@ -189,12 +189,6 @@ async def edit_table(
     return await _public(table, seats, await _describe(manager, table), caller)
 
 
-async def _live_actor(manager: TableManager, table: GameTable) -> TableHandle:
-    if table.status == TableStatus.CLOSED:
-        raise Conflict("table_closed", "This table is closed.")
-    return await manager.table(table.id)
-
-
 async def _ask(
     db: DbDep,
     manager: TableManager,
@@ -205,8 +199,7 @@ async def _ask(
 ) -> Any:
     """Send a command to a table the caller may see, and return the actor's answer."""
     table, _ = await _visible_table(db, table_id, caller, invite_code)
-    actor = await _live_actor(manager, table)
-    return await actor.call(command)
+    return await replays.ask(db, manager, table, command)
 
 
 @router.post("/{table_id}/seat", response_model_exclude_none=True)

@@ -22,7 +22,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
-from app.db.types import UTCDateTime, utcnow
+from app.db.types import TableVersion, UTCDateTime, utcnow
 from app.security.tokens import new_token
 
 
@@ -241,7 +241,7 @@ class GameTable(Base):
     session: Mapped[int] = mapped_column(Integer, default=1)
     # The version of the last change to the game stored here (a deal, a hand's end): after
     # a restart, an action decided on a view at least as recent is not stale.
-    version: Mapped[int] = mapped_column(BigInteger, default=0)
+    version: Mapped[int] = mapped_column(TableVersion, default=0)
     # The fencing token, raised by every start of the table's actor: the epoch its event
     # versions carry (app/tables/events.py). With several processes serving a club
     # (app/cluster) it also names the owner: every write of the table checks it.
@@ -373,7 +373,7 @@ class HandAction(Base):
     # Who acted: a member, or None when the turn timer acted for the seat.
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     # The table version its events were told under (it carries the table's epoch).
-    table_version: Mapped[int] = mapped_column(BigInteger)
+    table_version: Mapped[int] = mapped_column(TableVersion)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 

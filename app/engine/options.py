@@ -9,7 +9,7 @@ requires (spec/table-log.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
@@ -25,6 +25,13 @@ class ConfigError(EngineError):
     def __init__(self, code: str, message: str, field: str | None = None) -> None:
         super().__init__(code, message)
         self.field = field
+
+
+MAX_CHIPS = 1_000_000_000
+"""The most chips one option may name (an ante, a pot limit, a cave, a bonus). A table's
+buy-in is at most this many chips and the ledger moves at most this many at once, so no
+table could play a larger value; refusing it keeps numbers like 2**62 out of saved
+configurations and table logs."""
 
 
 class RuleOptions:
@@ -108,10 +115,24 @@ class OptionInfo:
         if value is None:
             return self.none_words or "none"
         if self.kind in ("bool", "choice"):
-            return self.words.get(value, str(value))
+            # A stored value the engine refuses (a list, an object) is said as it is.
+            return self.words.get(value, str(value)) if isinstance(value, Hashable) else str(value)
         if value == 1 and self.unit.endswith("s"):  # "1 chip", not "1 chips"
             return f"{value}{self.unit[:-1]}"
         return f"{value}{self.unit}"
+
+
+def check_maximums(rules: RuleOptions, info: Mapping[str, OptionInfo]) -> None:
+    """Refuse a whole-number option above the ``maximum`` its ``OptionInfo`` states, so the
+    form, the option schema and the validator share one bound."""
+    for key, entry in info.items():
+        value = getattr(rules, key)
+        if entry.maximum is not None and isinstance(value, int) and value > entry.maximum:
+            raise ConfigError(
+                "bad_option",
+                f"{entry.label} can be at most {entry.describe(entry.maximum)}.",
+                key,
+            )
 
 
 @dataclass(frozen=True, slots=True)

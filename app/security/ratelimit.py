@@ -1,7 +1,7 @@
 """Sliding-window counters for throttling (login failures, later chat and actions).
 
-Salon serves from one process (the table actors live in memory), so an in-process limiter
-is exact; it is bounded so that a flood of distinct keys cannot grow it without limit.
+The counts live in this process's memory (with several processes, each counts its own); a
+limiter is bounded so that a flood of distinct keys cannot grow it without limit.
 """
 
 from __future__ import annotations
@@ -43,15 +43,37 @@ class SlidingWindowLimiter:
             hits.popleft()
         return hits
 
+    def _seen(self, key: str) -> deque[float]:
+        # Looking does not make room for a key never hit: only hits (for logins, each a
+        # wrong password that cost a verification) may push other keys out of a full limiter.
+        return self._recent(key) if key in self._hits else deque()
+
     def check(self, key: str) -> None:
         """Raise `RateLimited` if `key` has used up its window."""
-        hits = self._recent(key)
-        if len(hits) >= self.limit:
-            retry = max(1, math.ceil(hits[0] + self.window - self._clock()))
+        retry = self.seconds_until_below(key, self.limit)
+        if retry:
             raise RateLimited(retry)
+
+    def seconds_until_below(self, key: str, allowed: int) -> int:
+        """0 if `key` has fewer than `allowed` hits in the window; otherwise the whole
+        seconds (at least 1) until enough of them age out that it will."""
+        hits = self._seen(key)
+        if len(hits) < allowed:
+            return 0
+        return max(1, math.ceil(hits[len(hits) - allowed] + self.window - self._clock()))
 
     def hit(self, key: str) -> None:
         self._recent(key).append(self._clock())
+
+    def count(self, key: str) -> int:
+        """The hits `key` has in the window."""
+        return len(self._seen(key))
+
+    def forget_newest(self, key: str, count: int) -> None:
+        """Take back `count` hits of `key`, the newest first."""
+        hits = self._hits.get(key, deque())
+        for _ in range(min(count, len(hits))):
+            hits.pop()
 
     def reset(self, key: str) -> None:
         self._hits.pop(key, None)

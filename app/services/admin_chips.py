@@ -35,8 +35,11 @@ async def grant_or_deduct(
 ) -> Moved:
     """Give a member chips from the club's bank, or take them back (never below zero)."""
     key = f"admin:{request_key}"
-    request = {"grant": grant, "member_id": member_id, "amount": amount, "reason": reason}
-    if (earlier := await replies.earlier(session, f"answer:{key}", request)) is not None:
+    request = replies.Keyed(
+        f"answer:{key}",
+        {"grant": grant, "member_id": member_id, "amount": amount, "reason": reason},
+    )
+    if (earlier := await replies.earlier(session, request)) is not None:
         return Moved(earlier["operation_id"], True, earlier["balance"])
     member = await members.get_member(session, member_id)
     account = ledger.member_account_key(member.id)
@@ -68,7 +71,7 @@ async def grant_or_deduct(
             },
         )
     answer = {"operation_id": posted.operation_id, "balance": balance}
-    await replies.remember(session, f"answer:{key}", request, answer)
+    await replies.remember(session, request, answer)
     return Moved(posted.operation_id, posted.replayed, balance)
 
 

@@ -102,6 +102,15 @@ class SeatedBot:
     replayed: bool = False
 
 
+def seat_bot_request(
+    table_id: int, level: str, seat_no: int | None, buy_in: int | None, request_key: str
+) -> replies.Keyed:
+    """Seating a bot with an admin's key (seat_bot), as its stored answer is found."""
+    return replies.Keyed(
+        f"bot:{table_id}:{request_key}", {"level": level, "seat": seat_no, "buy_in": buy_in}
+    )
+
+
 async def seat_bot(
     session: AsyncSession,
     table: GameTable,
@@ -114,9 +123,8 @@ async def seat_bot(
 ) -> SeatedBot:
     """Sit a bot of `level` down (at `seat_no`, or the next free seat), with `buy_in` chips
     from the bank (or the play bank). A request key already used answers as before."""
-    key = f"bot:{table.id}:{request_key}"
-    request = {"level": level, "seat": seat_no, "buy_in": buy_in}
-    if (earlier := await replies.earlier(session, key, request)) is not None:
+    request = seat_bot_request(table.id, level, seat_no, buy_in, request_key)
+    if (earlier := await replies.earlier(session, request)) is not None:
         return SeatedBot(int(earlier["user_id"]), int(earlier["seat"]), replayed=True)
     if table.status == TableStatus.CLOSED:
         raise Conflict("table_closed", "This table is closed.")
@@ -131,7 +139,7 @@ async def seat_bot(
         filled=filled,
     )
     seated = SeatedBot(bot.id, int(reply.answer["seat"]))
-    await replies.remember(session, key, request, {"user_id": bot.id, "seat": seated.seat})
+    await replies.remember(session, request, {"user_id": bot.id, "seat": seated.seat})
     return seated
 
 

@@ -120,7 +120,7 @@ def action_label(action: Action, name: str, viewer: Viewer, phase: str = "") -> 
         case "discard":
             cards = list(action.cards or ())
             if not cards:
-                return f"{name} keeps every card"
+                return f"{name} keeps all cards"
             if viewer.full or viewer.seat == action.seat:
                 return f"{name} discards {cards_text(cards)}"
             return f"{name} exchanges {len(cards)} card{'s' if len(cards) > 1 else ''}"

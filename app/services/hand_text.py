@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from app.engine import registry
 from app.services.hand_replay import card_text, cards_text
 from app.services.history import HandSummary
+from app.services.time_words import time_words
 
 GAME_TITLES = {name: game.title for name, game in registry.GAMES.items()}
 
@@ -58,9 +60,14 @@ def _table_cards(game: str, view: Mapping[str, Any]) -> str | None:
 
 
 def hand_record(
-    summary: HandSummary, steps: Sequence[Mapping[str, Any]], seed: str | None, full: bool
+    summary: HandSummary,
+    steps: Sequence[Mapping[str, Any]],
+    seed: str | None,
+    full: bool,
+    zone: ZoneInfo | None = None,
 ) -> str:
-    """The printed record of one hand, as `steps` show it to their viewer."""
+    """The printed record of one hand, as `steps` show it to their viewer; its time in the
+    reader's `zone` (UTC without one), named."""
     deal = steps[0]["view"]
     end = steps[-1]["view"]
     hand = deal["hand"]
@@ -68,7 +75,7 @@ def hand_record(
     lines = [
         f"Salon hand history: {summary.table_name}, Hand #{summary.number}"
         f" ({GAME_TITLES.get(summary.game, summary.game)})",
-        f"Ended {summary.ended_at.strftime('%Y-%m-%d %H:%M:%S')} UTC",
+        f"Ended {time_words(summary.ended_at, zone)}",
         f"Commitment (SHA-256 of the seed): {hand['commitment']}",
         f"Seed: {seed}" if seed else "Seed: not revealed yet",
     ]

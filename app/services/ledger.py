@@ -35,6 +35,7 @@ from app.db.models import (
     LedgerOperation,
 )
 from app.db.types import utcnow
+from app.engine.options import MAX_CHIPS
 from app.errors import Conflict, InvalidInput, NotFound
 from app.security.text import has_control_chars
 
@@ -43,8 +44,10 @@ BANK_KEY = "bank"
 PLAY_BANK_KEY = "play:bank"
 MAX_REASON_LENGTH = 200
 MAX_KEY_LENGTH = 128
-# Upper bound on any single movement: stops typos (and overflow) at the door.
-MAX_AMOUNT = 1_000_000_000
+# Upper bound on any single movement: stops typos (and overflow) at the door. The same
+# bound as the most chips a house rule may name: no option can ask for a buy-in or an
+# ante the ledger would refuse to move.
+MAX_AMOUNT = MAX_CHIPS
 
 # The statements of every post, built once (a statement built anew is traversed again for
 # the compiled-statement cache on each run).

@@ -19,6 +19,7 @@ from app.db.models import ChatMessage, ChatMute, GameTable, User
 from app.db.types import utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services import admin_log, members
+from app.services.time_words import time_left_words
 
 REMOVED_TEXT = "removed by an admin"
 # A mute lasts from one minute to thirty days.
@@ -118,11 +119,13 @@ async def muted_until(session: AsyncSession, user_id: int) -> datetime | None:
 
 
 def check_may_chat(until: datetime | None) -> None:
-    """Refuse a muted member's chat line, saying until when."""
+    """Refuse a muted member's chat line, saying for how long: the member's zone is not
+    known here, and a time left reads the same in every zone (`until` has the instant)."""
     if until is not None:
+        left = time_left_words(until, utcnow())
         raise Forbidden(
             "chat_muted",
-            f"An admin muted you in the chat until {until:%Y-%m-%d %H:%M} UTC.",
+            f"An admin muted you in the chat: you may chat again in {left}.",
             until=until.isoformat(),
         )
 

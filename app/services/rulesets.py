@@ -4,6 +4,11 @@ Each admin action is one function taking the acting admin, run in the caller's
 transaction, so each can be recorded (in the audit log) in one place. A configuration is
 never deleted: tables opened from it refer to it. The engine's built-in presets are
 read-only starting points, offered to be cloned.
+
+A stored configuration is checked by the engine each time it is read (``checked``): one
+that no longer validates (an option a later version dropped, a value out of range, a row
+written by hand) is still listed, marked invalid with the engine's reason, and can be
+archived or fixed; it opens no table and is not cloned (``ruleset_invalid``).
 """
 
 from __future__ import annotations
@@ -65,15 +70,69 @@ def get_preset(game: str, key: str) -> Preset:
     raise NotFound("preset_not_found", f"There is no built-in {game} preset named {key!r}.")
 
 
+@dataclass(frozen=True, slots=True)
+class CheckedRuleSet:
+    """A stored configuration as the engine reads it now: its ``options`` normalised, or
+    (None and) the ``problem``, the engine's refusal naming the option at fault."""
+
+    ruleset: RuleSet
+    options: dict[str, Any] | None
+    problem: InvalidInput | None
+
+    @property
+    def valid(self) -> bool:
+        return self.options is not None
+
+    @property
+    def summary(self) -> str:
+        """The rules in one line, or why they are invalid."""
+        if self.options is not None:
+            return rule_words.summary(self.ruleset.game, self.options)
+        return f"Invalid: {self._reason}"
+
+    @property
+    def _reason(self) -> str:
+        return self.problem.message if self.problem is not None else "no options."
+
+    @property
+    def stored_options(self) -> dict[str, Any] | None:
+        """The options as stored, shown to the admin who fixes them (None when what is
+        stored is not an object of option: value at all)."""
+        stored = self.ruleset.options
+        return dict(stored) if isinstance(stored, Mapping) else None
+
+    def usable_options(self) -> dict[str, Any]:
+        """The options, for a table or a copy; ``ruleset_invalid`` when they are not valid."""
+        if self.options is not None:
+            return self.options
+        raise Conflict(
+            "ruleset_invalid",
+            f"{self.ruleset.name!r} holds rules Salon no longer accepts: {self._reason} "
+            "An admin must fix or archive it first.",
+            field="ruleset_id",
+            problem=self.problem.to_dict() if self.problem is not None else None,
+        )
+
+
+def checked(ruleset: RuleSet) -> CheckedRuleSet:
+    """The one reading of a stored configuration: never raises on what is stored."""
+    try:
+        # unknown_game (a game no longer dealt) or the engine's refusal (invalid_rules).
+        options = rule_words.check(ruleset.game, ruleset.options)
+    except InvalidInput as problem:
+        return CheckedRuleSet(ruleset, None, problem)
+    return CheckedRuleSet(ruleset, options, None)
+
+
 async def list_rulesets(
     session: AsyncSession, game: str | None = None, *, include_archived: bool = True
-) -> list[RuleSet]:
+) -> list[CheckedRuleSet]:
     query = select(RuleSet).order_by(RuleSet.game, RuleSet.archived, RuleSet.name)
     if game is not None:
         query = query.where(RuleSet.game == rule_words.known_game(game))
     if not include_archived:
         query = query.where(RuleSet.archived.is_(False))
-    return list((await session.scalars(query)).all())
+    return [checked(found) for found in (await session.scalars(query)).all()]
 
 
 async def get_ruleset(session: AsyncSession, ruleset_id: int) -> RuleSet:
@@ -148,12 +207,13 @@ async def _create(session: AsyncSession, actor: User, draft: RuleSetDraft) -> Ru
 
 
 def _settings(ruleset: RuleSet) -> dict[str, Any]:
-    """A configuration as its audit rows show it."""
+    """A configuration as its audit rows show it (its options as stored, even invalid)."""
+    stored = ruleset.options
     return {
         "game": ruleset.game,
         "name": ruleset.name,
         "description": ruleset.description,
-        "options": dict(ruleset.options),
+        "options": dict(stored) if isinstance(stored, Mapping) else stored,
     }
 
 
@@ -209,7 +269,9 @@ async def clone_ruleset(
     session: AsyncSession, actor: User, source: RuleSet | Preset, name: str | None = None
 ) -> RuleSet:
     """A new configuration holding the same options as a saved one or a built-in preset,
-    named ``name`` or "<source> (copy)" (then "(copy 2)"… while the name is taken)."""
+    named ``name`` or "<source> (copy)" (then "(copy 2)"… while the name is taken). A
+    saved one that no longer validates is not copied (``ruleset_invalid``): fix it first."""
+    options = checked(source).usable_options() if isinstance(source, RuleSet) else source.options
     if name is None:
         name = await _free_copy_name(session, source.game, source.name)
     ruleset = await _create(
@@ -219,7 +281,7 @@ async def clone_ruleset(
             game=source.game,
             name=name,
             description=source.description if isinstance(source, RuleSet) else "",
-            options=dict(source.options),
+            options=options,
         ),
     )
     origin: dict[str, Any] = (
@@ -281,7 +343,8 @@ async def rules_for_table(
 ) -> dict[str, Any]:
     """A copy of a configuration's rules for a table being opened (or edited before its
     first hand), with the opener's stakes (Bourré's ante and pot limit, Bouillotte's cave)
-    over the configuration's own."""
+    over the configuration's own. A configuration that no longer validates opens no table
+    (``ruleset_invalid``)."""
     ruleset = await get_ruleset(session, ruleset_id)
     if ruleset.game != game:
         raise InvalidInput(
@@ -300,4 +363,4 @@ async def rules_for_table(
                 f"(the stakes are: {', '.join(allowed)}).",
                 field=key,
             )
-    return {**ruleset.options, **stakes}
+    return {**checked(ruleset).usable_options(), **stakes}

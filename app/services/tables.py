@@ -403,6 +403,20 @@ class Reply:
     replayed: bool = False
 
 
+def sit_request(
+    table_id: int, user_id: int, seat_no: int | None, buy_in: int, request_key: str
+) -> replies.Keyed:
+    """Sitting down with a client's key (take_seat), as its stored answer is found."""
+    return replies.Keyed(
+        f"sit:{table_id}:{user_id}:{request_key}", {"seat": seat_no, "buy_in": buy_in}
+    )
+
+
+def top_up_request(table_id: int, user_id: int, amount: int, request_key: str) -> replies.Keyed:
+    """Topping up with a client's key (top_up), as its stored answer is found."""
+    return replies.Keyed(f"topup:{table_id}:{user_id}:{request_key}", {"amount": amount})
+
+
 async def take_seat(
     session: AsyncSession,
     table: GameTable,
@@ -416,9 +430,9 @@ async def take_seat(
     """Sit `user` down with `buy_in` chips from their balance (next free seat if None);
     answers `{"seat": n}`. A retry with the same key answers the same (see replies).
     `filled`: a bot sitting down to fill the table."""
-    key = f"sit:{table.id}:{user.id}:{request_key}"
-    request = {"seat": seat_no, "buy_in": buy_in}
-    if (earlier := await replies.earlier(session, key, request)) is not None:
+    request = sit_request(table.id, user.id, seat_no, buy_in, request_key)
+    key = request.key
+    if (earlier := await replies.earlier(session, request)) is not None:
         return Reply(earlier, replayed=True)
     if table.status == TableStatus.CLOSED:
         raise Conflict("table_closed", "This table is closed.")
@@ -465,7 +479,7 @@ async def take_seat(
     session.add(seat)
     await session.flush()
     answer = {"seat": seat.seat_no}
-    await replies.remember(session, key, request, answer)
+    await replies.remember(session, request, answer)
     return Reply(answer)
 
 
@@ -596,9 +610,9 @@ async def top_up(
 ) -> Reply:
     """Add chips from the member's balance to their stack; answers `{"stack": new stack}`.
     A retry with the same key answers the same (see replies)."""
-    request_id = f"topup:{table.id}:{user.id}:{request_key}"
-    request = {"amount": amount}
-    if (earlier := await replies.earlier(session, request_id, request)) is not None:
+    request = top_up_request(table.id, user.id, amount, request_key)
+    request_id = request.key
+    if (earlier := await replies.earlier(session, request)) is not None:
         return Reply(earlier, replayed=True)
     await seat_of(session, table.id, user.id)
     key = seat_key(table.id, user.id)
@@ -627,7 +641,7 @@ async def top_up(
         ],
     )
     answer = {"stack": stack + amount}
-    await replies.remember(session, request_id, request, answer)
+    await replies.remember(session, request, answer)
     return Reply(answer)
 
 

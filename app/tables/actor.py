@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from app.bots.base import Decision, legal_choices
 from app.bots.levels import brain
@@ -44,6 +45,7 @@ from app.services.action_writer import ActionRecord, ActionWriter
 from app.services.fencing import TableMoved
 from app.services.hand_replay import action_from_log
 from app.services.hand_results import public_report
+from app.tables import replays
 from app.tables.clock import Clock
 from app.tables.commands import (
     Act,
@@ -100,6 +102,35 @@ CHAT_HISTORY = 30
 # Close code of a socket whose table moved to another process ("service restart"): its
 # page reconnects, and reaches the table where it is now.
 CLOSE_TABLE_MOVED = 1012
+# While the database does not answer, the table is read back again after this pause, which
+# doubles after each failed try up to the longest: play resumes within a couple of seconds
+# of the database's return, and a long outage costs a read every two seconds per table.
+STORAGE_RETRY_FIRST_SECONDS = 0.25
+STORAGE_RETRY_LONGEST_SECONDS = 2.0
+
+
+class StorageUnavailable(ActionRefused):
+    """Refused, changing nothing, while the table's database does not answer (play is
+    paused): the same request succeeds once it answers again."""
+
+    status_code = 503
+
+    def __init__(self) -> None:
+        super().__init__(
+            "storage_unavailable",
+            "The club's database is not answering: play is paused and resumes by itself.",
+        )
+
+
+def is_storage_failure(error: BaseException) -> bool:
+    """Whether `error` says the database could not be reached or could not write (a
+    restarting server, a dropped connection, a full disk) rather than refusing what was
+    asked: SQLAlchemy wraps the drivers' errors (PostgreSQL's "disk full" and "shutting
+    down" are operational errors; a dropped connection invalidates it); a connection refused
+    or timed out may come through as the OS's own."""
+    if isinstance(error, DBAPIError) and error.connection_invalidated:
+        return True
+    return isinstance(error, (OperationalError, InterfaceError, OSError, TimeoutError))
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +191,10 @@ class TableActor:
         self.bot_observer: Observer | None = None
         # People waiting for a seat a bot gives up when the hand ends: seat -> request.
         self.seat_wanted: dict[int, Sit] = {}
+        # While the database does not answer: when the table is next read back (None: it
+        # answers), and the pause before the try after that.
+        self.storage_retry_at: float | None = None
+        self._storage_pause = STORAGE_RETRY_FIRST_SECONDS
 
     # ------------------------------------------------------------------ the core's state
 
@@ -230,7 +265,11 @@ class TableActor:
         while True:
             if getter is None:
                 getter = asyncio.create_task(self.queue.get())
-            deadline = self.core.next_deadline()
+            deadline = (
+                self.storage_retry_at
+                if self.storage_retry_at is not None
+                else self.core.next_deadline()
+            )
             sleeper = (
                 asyncio.create_task(self.clock.sleep_until(deadline))
                 if deadline is not None
@@ -254,12 +293,18 @@ class TableActor:
                     return
             else:
                 try:
-                    await self._on_timer()
+                    if self.storage_retry_at is not None:
+                        await self._read_back()
+                    else:
+                        await self._on_timer()
                 except TableMoved:
                     self._moved()
                     return
-                except Exception:  # a failed timer step must not stop the table
-                    log.exception("table %s: timer step failed", self.table_id)
+                except Exception as error:  # a failed timer step must not stop the table
+                    if is_storage_failure(error):
+                        self._storage_failed(error)
+                    elif self.storage_retry_at is None:
+                        log.exception("table %s: timer step failed", self.table_id)
             self._flush_closed()
 
     def _moved(self) -> None:
@@ -267,6 +312,54 @@ class TableActor:
         self._stop_bots()
         for connection in list(self.connections):
             connection.end(CLOSE_TABLE_MOVED)
+
+    # ------------------------------------------------------------------ the database away
+
+    def _storage_failed(self, error: BaseException) -> None:
+        """The database did not answer a write or a read: pause the table. What the engine
+        did past the stored state is forgotten (nobody heard of it: write-ahead), actions are
+        refused, the timers stop, and the table is read back once the database answers
+        again (`_read_back`). Everyone watching is told at once."""
+        if self.storage_retry_at is None:
+            log.warning("table %s: the database is not answering (%s)", self.table_id, error)
+            self._storage_pause = STORAGE_RETRY_FIRST_SECONDS
+            frame = self.encoders.storage(False)
+            for connection in list(self.connections):
+                connection.send(frame)
+            # Bots decided on views that may be gone: fresh ones start from the table
+            # read back.
+            self._stop_bots()
+        if self._core is not None:
+            self._core.drop_hand()
+            self._core.stop_countdown()
+        self.storage_retry_at = self.clock.now() + self._storage_pause
+
+    async def _read_back(self) -> None:
+        """Read the table back after the database failed; on success play resumes from
+        what is stored (a turn's time starts again), and every viewer gets its view."""
+        try:
+            await self._load()
+        except TableMoved:
+            raise
+        except Exception as error:
+            if not is_storage_failure(error):
+                log.exception("table %s: could not read the table back", self.table_id)
+            self._storage_pause = min(self._storage_pause * 2, STORAGE_RETRY_LONGEST_SECONDS)
+            self._storage_failed(error)
+            return
+        self.storage_retry_at = None
+        log.warning("table %s: the database answers again; play resumes", self.table_id)
+        frame = self.encoders.storage(True)
+        for connection in list(self.connections):
+            connection.send(frame)
+            connection.send(self._snapshot_for(self.core.seat_of_user(connection.user_id)))
+
+    def _refuse_while_storage_down(self, command: Command) -> None:
+        """While the table waits for its database, only what needs no database goes on:
+        leaving, the lobby's summary, stopping. A page (re)opening is refused too (its
+        socket retries): the table has no state to show it until it is read back."""
+        if self.storage_retry_at is not None and not isinstance(command, (Leave, Describe)):
+            raise StorageUnavailable()
 
     async def _load(self) -> None:
         """Read the table back from the database (at start, and after an action could not
@@ -334,6 +427,7 @@ class TableActor:
 
     async def _handle(self, command: Command) -> None:
         try:
+            self._refuse_while_storage_down(command)
             result = await self._dispatch(command)
         except TableMoved as error:  # this process must stop serving the table
             self._fail(command, error)
@@ -341,8 +435,12 @@ class TableActor:
         except SalonError as error:
             self._fail(command, error)
         except Exception as error:  # never let one command kill the table
-            log.exception("table %s: command %r failed", self.table_id, command)
-            self._fail(command, error)
+            if is_storage_failure(error):
+                self._storage_failed(error)
+                self._fail(command, StorageUnavailable())
+            else:
+                log.exception("table %s: command %r failed", self.table_id, command)
+                self._fail(command, error)
         else:
             self._reply(command, result)
 
@@ -355,6 +453,8 @@ class TableActor:
         ):
             # Queued before its socket was ended (a logout, a ban): it no longer speaks.
             raise ActionRefused("connection_closed", "This connection has been closed.")
+        if (replay := await self._stored_reply(command)) is not None:
+            return replay
         match command:
             case Join():
                 return await self._join(command.connection, command.version)
@@ -397,6 +497,14 @@ class TableActor:
             case Suggest():
                 return self._suggest(command.connection)
         raise AssertionError(f"unknown command {command!r}")
+
+    async def _stored_reply(self, command: Command) -> table_service.Reply | None:
+        """A keyed command's earlier answer, looked for before any check of the table's
+        state (app.tables.replays): a retry queued behind its first request hears it."""
+        if replays.keyed(self.table_id, command) is None:
+            return None
+        async with self._transaction() as session:
+            return await replays.stored_reply(session, self.table_id, command)
 
     # ------------------------------------------------------------------ viewers
 
@@ -521,14 +629,13 @@ class TableActor:
             await self._store_action(applied, user_id, client_id)
         except TableMoved:
             raise  # not stored, and never will be here: the table is served elsewhere
-        except Exception:
-            # The engine moved but the database did not: go back to what is stored.
-            log.exception("table %s: could not store an action; reloading", self.table_id)
-            core.drop_hand()
-            await self._load()
-            raise ActionRefused(
-                "storage_unavailable", "The action could not be saved; please try again."
-            ) from None
+        except Exception as error:
+            # The engine moved but the database did not: the table pauses and goes back
+            # to what is stored as soon as it can be read.
+            if not is_storage_failure(error):
+                log.exception("table %s: could not store an action", self.table_id)
+            self._storage_failed(error)
+            raise StorageUnavailable() from None
         self._broadcast(core.commit(applied, user_id, client_id, self.clock.now()), received)
         if core.hand_over:
             await self._finish_hand()

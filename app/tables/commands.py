@@ -32,6 +32,8 @@ class Encoders:
     chat: Callable[[int, str, str, datetime, bool], bytes]
     # The running hand's events a viewer may see ({"hand", "events"}) -> their frame.
     hand_log: Callable[[Mapping[str, Any]], bytes]
+    # Whether the table's database answers (False: play is paused) -> that notice's frame.
+    storage: Callable[[bool], bytes]
 
 
 @dataclass(eq=False)

@@ -237,13 +237,20 @@ class TableCore:
         self.hand = None
         self.turn_deadline = None
 
+    def stop_countdown(self) -> None:
+        """No deal is coming (the table's database stopped answering): the countdown starts
+        afresh, with its gathering, once the table is read back."""
+        self.next_hand_at = None
+        self.next_hand = None
+        self.gathering = None
+
     def reload(
         self, table: TableInfo, seats: Iterable[SeatInfo], *, pot: int, game_version: int
     ) -> None:
-        """Back to what is stored (after an action could not be stored): the hand is dropped
-        and the rest of the table read again, with the version of the last stored change to
-        the game. The log goes on: every event in it was shown (nothing is told before it
-        is stored), and its versions must not name others."""
+        """Back to what is stored (after a write failed): the hand is dropped and the rest of
+        the table read again, with the version of the last stored change to the game. The
+        log goes on, its version never going back: every event in it was shown (nothing is
+        told before it is stored), and its versions must not name other events now."""
         self.drop_hand()
         self.table = table
         self.driver = driver(table.game)

@@ -14,10 +14,9 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BeforeValidator
 
 from app.api.deps import DbDep
-from app.api.schemas import Id
+from app.api.schemas import FormId
 from app.errors import InvalidInput
 from app.services import admin_log
 from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
@@ -32,8 +31,6 @@ router = APIRouter(
 
 PAGE_SIZE = 50
 FormQuery = Annotated[str, Query(max_length=64)]
-# A form's empty choice ("every admin") is no id at all; anything else must be one.
-FormId = Annotated[Id | None, BeforeValidator(lambda value: None if value == "" else value)]
 _TARGET = re.compile(r"[a-z0-9:_]{1,64}")
 
 

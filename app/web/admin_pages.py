@@ -129,13 +129,14 @@ async def chips(
     chip_key: Annotated[str, Form(min_length=8, max_length=64, pattern=FORM_KEY)],
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
-        user = await members.get_member(session, member_id)
         chips_ = whole_number(amount, "Amount")
         grant = direction == "grant"
+        # The form's key is looked up first (admin_chips): a form sent again answers
+        # as the first time, whatever has changed since.
         posted = await admin_chips.grant_or_deduct(
             session,
             actor,
-            member_id=user.id,
+            member_id=member_id,
             amount=chips_,
             grant=grant,
             request_key=chip_key,
@@ -143,6 +144,7 @@ async def chips(
         )
         if posted.replayed:
             return "That form was already sent: nothing moved twice."
+        user = await members.get_member(session, member_id)
         if grant:
             return f"Granted {chips_} to {user.username}."
         return f"Deducted {chips_} from {user.username}."

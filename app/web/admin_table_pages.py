@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
 
 from app.api.deps import Caller, DbDep, OptionalCaller
 from app.api.schemas import Id
@@ -20,11 +21,13 @@ from app.errors import Conflict, SalonError
 from app.security.tokens import new_token
 from app.services import moderation
 from app.services import tables as table_service
+from app.tables import replays
 from app.tables.commands import Command, RemoveBot, SeatBot, SetBotFill, SetStatus
 from app.tables.manager import TableManager
 from app.tables.moderation import announce_removal
 from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
 from app.web.admin_pages import FORM_KEY
+from app.web.display import when
 from app.web.pages import render
 
 router = APIRouter(
@@ -117,10 +120,7 @@ async def set_status(
 async def _ask_table(request: Request, db: DbDep, table_id: int, command: Command) -> Any:
     async with db.transaction() as session:
         table = await table_service.get_table(session, table_id)
-    if table.status == TableStatus.CLOSED:
-        raise Conflict("table_closed", "This table is closed.")
-    actor = await _manager(request).table(table_id)
-    return await actor.call(command)
+    return await replays.ask(db, _manager(request), table, command)
 
 
 @router.post("/tables/{table_id}/bots")
@@ -203,7 +203,8 @@ async def mute(
     async def action(admin: User) -> str:
         async with db.transaction() as session:
             until = await moderation.mute(session, admin, member_id, minutes)
-        return f"Muted in the chat until {until:%Y-%m-%d %H:%M} UTC."
+        # A <time> the page shows in the admin's own zone.
+        return Markup("Muted in the chat until {}.").format(when(until))
 
     return await _act(request, db, caller, table_id, action)
 

@@ -9,9 +9,11 @@ global of the templates).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from markupsafe import Markup
+
+from app.services.time_words import in_utc, time_words
 
 # Every kind of ledger operation, as people say it (the codes stay in the CSV exports).
 LEDGER_KINDS: dict[str, str] = {
@@ -27,17 +29,6 @@ LEDGER_KINDS: dict[str, str] = {
 }
 
 
-def _utc(moment: datetime) -> datetime:
-    """The instant in UTC (the database hands back naive UTC times on SQLite)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def utc_words(moment: datetime) -> str:
-    """A readable UTC time: "2 Dec 2026, 20:04 UTC"."""
-    at = _utc(moment)
-    return f"{at.day} {at:%b %Y, %H:%M} UTC"
-
-
 def when(moment: datetime | str | None) -> Markup:
     """A time as a `<time>` element the viewer's browser shows in their own zone. An ISO
     string (as the audit log stores times) is read first; nothing gives an empty string."""
@@ -45,8 +36,8 @@ def when(moment: datetime | str | None) -> Markup:
         return Markup("")
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
-    at = _utc(moment)
-    return Markup('<time datetime="{}">{}</time>').format(at.isoformat(), utc_words(at))
+    at = in_utc(moment)
+    return Markup('<time datetime="{}">{}</time>').format(at.isoformat(), time_words(at))
 
 
 def counted(amount: int, unit: str) -> str:

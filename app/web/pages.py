@@ -15,8 +15,8 @@ from app.api.auth import checked_login
 from app.api.deps import (
     SESSION_COOKIE,
     DbDep,
-    LoginLimiterDep,
     LoginsDep,
+    LoginThrottleDep,
     OptionalCaller,
     SettingsDep,
     clear_login_cookies,
@@ -83,14 +83,14 @@ async def login_form(
     request: Request,
     db: DbDep,
     settings: SettingsDep,
-    limiter: LoginLimiterDep,
+    throttle: LoginThrottleDep,
     caller: OptionalCaller,
     username: FormText,
     password: FormText,
 ) -> Response:
     try:
         logged_in = await checked_login(
-            db, limiter, request, username, password, settings.session_days
+            db, throttle, request, username, password, settings.session_days
         )
     except SalonError as error:
         return await render(

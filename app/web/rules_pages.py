@@ -79,13 +79,18 @@ async def _form_page(
     name: str = "",
     description: str = "",
     error: SalonError | None = None,
+    stored_problem: SalonError | None = None,
     notice: str | None = None,
 ) -> Response:
+    """The form; ``error`` is what was just refused, ``stored_problem`` why the saved
+    options no longer validate (the page still opens, to fix them), each placed on the
+    fields it concerns."""
     errors: dict[str, str] = {}
-    if isinstance(error, rule_words.InvalidRules):
-        errors = {field: error.message for field in error.fields}
-    elif error is not None and isinstance(error.details.get("field"), str):
-        errors = {str(error.details["field"]): error.message}
+    placed = error or stored_problem
+    if isinstance(placed, rule_words.InvalidRules):
+        errors = {field: placed.message for field in placed.fields}
+    elif placed is not None and isinstance(placed.details.get("field"), str):
+        errors = {str(placed.details["field"]): placed.message}
     return await render(
         request,
         db,
@@ -101,6 +106,8 @@ async def _form_page(
         description=description,
         errors=errors,
         error=error if error is not None and not errors else None,
+        not_saved=error is not None and bool(errors),
+        stored_problem=stored_problem,
         notice=notice,
     )
 
@@ -183,16 +190,17 @@ async def edit_form(
     request: Request, db: DbDep, caller: PageAdmin, ruleset_id: Id, saved: str | None = None
 ) -> Response:
     async with db.transaction() as session:
-        found = await rulesets.get_ruleset(session, ruleset_id)
+        found = rulesets.checked(await rulesets.get_ruleset(session, ruleset_id))
     return await _form_page(
         request,
         db,
         caller,
-        game=found.game,
-        options=found.options,
-        ruleset=found,
-        name=found.name,
-        description=found.description,
+        game=found.ruleset.game,
+        options=found.stored_options or {},
+        ruleset=found.ruleset,
+        name=found.ruleset.name,
+        description=found.ruleset.description,
+        stored_problem=found.problem,
         notice="Saved." if saved else None,
     )
 
@@ -203,7 +211,7 @@ async def edit(request: Request, db: DbDep, caller: PageAdmin, ruleset_id: Id) -
     name, description = form.get("name", ""), form.get("description", "")
     async with db.transaction() as session:
         found = await rulesets.get_ruleset(session, ruleset_id)
-    options: dict[str, Any] = dict(found.options)
+    options = rulesets.checked(found).stored_options or {}
     try:
         options = rule_words.parse_form(found.game, form)
         async with db.transaction() as session:
@@ -313,7 +321,8 @@ async def _rules_page(
         async with db.transaction() as session:
             table = await table_service.visible_table(session, table_id, caller.user, invite)
             source = await session.get(RuleSet, table.ruleset_id) if table.ruleset_id else None
-            choices = await rulesets.list_rulesets(session, table.game, include_archived=False)
+            listed = await rulesets.list_rulesets(session, table.game, include_archived=False)
+            choices = [entry.ruleset for entry in listed if entry.valid]
     except NotFound as not_found:
         return await render(request, db, caller, "error.html", 404, error=not_found)
     about = rule_words.game_rules(table.game)

@@ -2,9 +2,9 @@
 a member's page; and the member's own chip request form on their account page.
 
 Filters come from the page's query (a GET form, so a filtered page can be bookmarked; its
-`member` and `table` may be empty for "every", so they are read here, not as API ids), and
-the CSV link beside each view carries the same filters to the API export. Dates are whole
-days in UTC; "to" includes its day.
+`member` and `table` are ids, or empty for "every"), and the CSV link beside each view
+carries the same filters to the API export. Dates are whole days in UTC; "to" includes its
+day.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import Caller, DbDep, OptionalCaller, csrf_protect
-from app.api.schemas import Id
+from app.api.schemas import FormId, Id
 from app.db.models import ChipRequestStatus, GameTable, User
 from app.errors import InvalidInput, SalonError
 from app.services import chip_requests, ledger, members, overview, sessions, treasury
@@ -43,17 +43,8 @@ member_router = APIRouter(
 )
 
 QueryText = Annotated[str, Query(max_length=32)]
-_DIGITS = re.compile(r"[0-9]{1,10}")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _KIND = re.compile(r"[a-z_]{1,32}")
-
-
-def _id(value: str, field: str) -> int | None:
-    if not value:
-        return None
-    if not _DIGITS.fullmatch(value):
-        raise InvalidInput("invalid_input", f"{field} must be an id.")
-    return int(value)
 
 
 def _day(value: str, field: str) -> date | None:
@@ -120,8 +111,8 @@ class Filters:
 
 
 def filters(
-    member: QueryText = "",
-    table: QueryText = "",
+    member: Annotated[FormId, Query()] = None,
+    table: Annotated[FormId, Query()] = None,
     kind: QueryText = "",
     since: QueryText = "",
     until: QueryText = "",
@@ -133,14 +124,14 @@ def filters(
         raise InvalidInput("invalid_input", "Chips are the club's or practice play money.")
     first, last = _day(since, "From"), _day(until, "To")
     return Filters(
-        member=member,
-        table=table,
+        member="" if member is None else str(member),
+        table="" if table is None else str(table),
         kind=kind,
         since=since,
         until=until,
         chips=chips,
-        member_id=_id(member, "Member"),
-        table_id=_id(table, "Table"),
+        member_id=member,
+        table_id=table,
         since_at=_midnight(first) if first else None,
         until_at=_midnight(last + timedelta(days=1)) if last else None,
     )

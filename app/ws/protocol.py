@@ -192,6 +192,13 @@ def hand_log_frame(log: Mapping[str, Any]) -> bytes:
     return orjson.dumps({"type": "hand_log", **log}, option=orjson.OPT_NON_STR_KEYS)
 
 
+def storage_frame(available: bool) -> bytes:
+    """Whether the table's database answers: `{"type": "storage", "available": false}` when
+    a write or a read failed and play is paused (actions are refused meanwhile), `true` when
+    the table was read back and play resumes (fresh snapshots follow)."""
+    return orjson.dumps({"type": "storage", "available": available})
+
+
 def chat_frame(message_id: int, user: str, text: str, at: datetime, removed: bool) -> bytes:
     """A chat line's frame (a removed line's text is the caller's placeholder)."""
     return ChatOut(

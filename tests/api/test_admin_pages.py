@@ -10,8 +10,8 @@ from fastapi import FastAPI
 
 from app.db.models import AccountKind, MemberStatus
 from app.db.session import Database
-from app.services import ledger
-from tests.helpers import add_member, found_club, login, snapshot
+from app.services import ledger, members
+from tests.helpers import add_member, found_club, login, open_bourre_table, snapshot
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 CHIP_KEY = re.compile(r'name="chip_key" value="([^"]+)"')
@@ -223,3 +223,24 @@ async def test_the_seed_reveal_policy_is_chosen_on_the_dashboard(
     bad = await admin.post("/admin/club", data={**form, "seed_reveal": "never"})
     assert bad.status_code == 422
     assert (await admin.get("/api/club")).json()["seed_reveal"] == "hand"
+
+
+async def test_a_mute_says_until_when_as_a_time_shown_in_the_admins_zone(
+    app: FastAPI, db: Database
+) -> None:
+    owner_id = await found_club(db)
+    cyd = await add_member(db, "cyd")
+    async with db.transaction() as session:
+        owner = await members.get_member(session, owner_id)
+        table = await open_bourre_table(session, owner, "Hush")
+    admin = await admin_client(app)
+    token, _ = await page_tokens(admin)
+    fields = {"csrf_token": token, "member_id": cyd, "minutes": 30, "table_id": table.id}
+    response = await admin.post("/admin/chat/mute", data=fields)
+    assert response.status_code == 200, response.text
+    notice = re.search(r'<p class="ok" role="status">(.*?)</p>', response.text)
+    assert notice, response.text
+    # A <time> (the exact instant, readable in UTC without scripts) that the browser
+    # rewrites in the admin's own zone, as every time on the pages.
+    time = r'<time datetime="[^"]+\+00:00">\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC</time>'
+    assert re.fullmatch(rf"Muted in the chat until {time}\.", notice.group(1)), notice.group(1)

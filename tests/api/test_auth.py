@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
 import httpx
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from app.config import Settings
 from app.db.models import Invite, User
 from app.db.session import Database
+from app.main import create_app
 from tests.helpers import (
     PASSWORD,
     add_member,
@@ -177,10 +182,88 @@ async def test_login_failures_are_throttled(client: httpx.AsyncClient, db: Datab
     await found_club(db)
     for _ in range(5):  # the test settings allow 5 failures per window
         assert (await login(client, "owner", "wrong password")).status_code == 401
-    blocked = await login(client, "owner")  # even the right password waits
-    assert blocked.status_code == 429
-    assert blocked.json()["error"]["code"] == "rate_limited"
-    assert int(blocked.headers["Retry-After"]) > 0
+    blocked = await login(client, "owner")  # even the right password waits, from here
+    assert_throttled(blocked)
+
+
+def assert_throttled(response: httpx.Response) -> None:
+    assert response.status_code == 429, response.text
+    assert response.json()["error"]["code"] == "rate_limited"
+    assert int(response.headers["Retry-After"]) > 0
+
+
+@asynccontextmanager
+async def browsers_at(app: FastAPI, *addresses: str) -> AsyncIterator[list[httpx.AsyncClient]]:
+    """A browser at each address, as the trusted proxy in front of the club names it."""
+    async with AsyncExitStack() as stack:
+        yield [
+            await stack.enter_async_context(
+                httpx.AsyncClient(
+                    transport=httpx.ASGITransport(app=app),
+                    base_url="http://testserver",
+                    headers={"X-Forwarded-For": address},
+                )
+            )
+            for address in addresses
+        ]
+
+
+async def statuses(
+    browser: httpx.AsyncClient, username: str, password: str, times: int
+) -> list[int]:
+    return [(await login(browser, username, password)).status_code for _ in range(times)]
+
+
+async def test_the_owner_logs_in_while_another_address_guesses(app: FastAPI, db: Database) -> None:
+    await found_club(db)
+    await add_member(db, "carol")
+    async with browsers_at(app, "198.51.100.1", "203.0.113.2", "192.0.2.3") as (a, b, c):
+        assert await statuses(a, "owner", "wrong password", 12) == [401] * 5 + [429] * 7
+        assert (await login(b, "owner")).status_code == 200
+        assert_throttled(await login(a, "owner"))  # the guesser stays refused, right or wrong
+        assert (await login(c, "carol")).status_code == 200
+
+
+async def test_guesses_spread_over_addresses_get_one_each_once_the_account_is_attacked(
+    app: FastAPI, db: Database
+) -> None:
+    await found_club(db)
+    guessers = [f"198.51.100.{n}" for n in range(1, 7)]
+    async with browsers_at(app, *guessers, "203.0.113.2") as (*attackers, owner):
+        for attacker in attackers[:5]:  # 5 failures: the account is under attack
+            assert await statuses(attacker, "owner", "wrong password", 1) == [401]
+        assert_throttled(await login(attackers[0], "owner"))
+        assert await statuses(attackers[5], "owner", "wrong password", 2) == [401, 429]
+        assert (await login(owner, "owner")).status_code == 200
+
+
+async def test_a_successful_login_forgets_that_address_failures(
+    client: httpx.AsyncClient, db: Database
+) -> None:
+    await found_club(db)
+    for _ in range(2):
+        assert await statuses(client, "owner", "wrong password", 4) == [401] * 4
+        assert (await login(client, "owner")).status_code == 200
+
+
+async def test_a_spray_from_one_address_is_refused_for_every_account(
+    settings: Settings, db: Database
+) -> None:
+    await found_club(db)
+    names = [f"member{n}" for n in range(4)]
+    for name in names:
+        await add_member(db, name)
+    app = create_app(settings.model_copy(update={"login_max_failures_per_address": 8}))
+    try:
+        async with browsers_at(app, "198.51.100.1", "203.0.113.2") as (sprayer, member):
+            for name in names:  # two guesses each: no account's own limit is reached
+                assert await statuses(sprayer, name, "wrong password", 2) == [401, 401]
+            assert_throttled(await login(sprayer, "owner"))
+            nobody = await login(sprayer, "nobody", "wrong password")
+            assert_throttled(nobody)  # the same answer whether the account exists or not
+            assert (await login(member, names[0])).status_code == 200
+    finally:
+        await app.state.db.dispose()
 
 
 async def test_logout_ends_the_session(client: httpx.AsyncClient, db: Database) -> None:

@@ -9,7 +9,9 @@ import json
 import random
 import re
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import select
@@ -290,6 +292,30 @@ async def test_the_admins_log_replays_to_the_stored_result(room: Room, db: Datab
         assert replayed["hands"] == [expected]
         text = (await room.owner.http.get(f"/api/hands/{hand.id}/log.txt")).text
         assert f"Hand #{hand.number}" in text and hand.seed in text
+    assert hand.ended_at is not None
+    await the_record_says_when_in_the_readers_zone(room.owner, hand.id, hand.ended_at)
+
+
+async def the_record_says_when_in_the_readers_zone(
+    reader: Player, hand_id: int, ended_at: datetime
+) -> None:
+    """The printed record's time is in the zone the reader's browser names, named; without
+    one, or with a name that is no zone, it is in UTC, named so."""
+
+    async def ended(query: str) -> str:
+        answer = await reader.http.get(f"/api/hands/{hand_id}/log.txt{query}")
+        assert answer.status_code == 200, answer.text
+        return next(line for line in answer.text.splitlines() if line.startswith("Ended "))
+
+    utc = ended_at.replace(tzinfo=UTC) if ended_at.tzinfo is None else ended_at
+    paris = utc.astimezone(ZoneInfo("Europe/Paris"))
+    assert await ended("?tz=Europe/Paris") == (
+        f"Ended {paris.day} {paris:%b %Y, %H:%M} (Europe/Paris)"
+    )
+    in_utc = f"Ended {utc.day} {utc:%b %Y, %H:%M} UTC"
+    assert await ended("") == in_utc
+    for bogus in ("Mars/Olympus_Mons", "../../etc/passwd", "zone.tab", "x" * 500):
+        assert await ended(f"?tz={bogus}") == in_utc, bogus
 
 
 @pytest.mark.parametrize("policy", ["hand", "session"])

@@ -96,6 +96,8 @@ async def test_an_admin_sees_every_tables_sessions_closed_ones_too(
     assert len(rows) == 2 and all("closed" in row for row in rows)
     counts = sorted(re.findall(r'<td class="num">(\d+)</td>', row) for row in rows)
     assert counts == [["1"], ["2"]]  # session 1 dealt two hands, session 2 one
+    # From and To are times the browser shows in the admin's own zone.
+    assert all(len(re.findall(r'<td><time datetime="[^"]+">', row)) == 2 for row in rows)
     export = re.search(r'href="(/api/admin/hands/export\?[^"]*format=csv)"', rows[0])
     assert export is not None
     answer = await admin.get(export.group(1).replace("&amp;", "&"))

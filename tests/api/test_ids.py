@@ -29,9 +29,11 @@ from app.main import create_app
 from tests.helpers import add_member, csrf_headers, found_club, login, snapshot
 from tests.tables.harness import serving
 
-# Past Postgres' integer, past SQLite's, below and at the bottom, and "12" in Arabic-Indic
-# digits (Python's int() reads it as 12).
-BAD_IDS = (str(2**31), str(2**63), "-1", "0", "١٢")
+# Past Postgres' integer, past SQLite's, below and at the bottom, "12" in Arabic-Indic
+# digits (Python's int() reads it as 12), and no number at all.
+BAD_IDS = (str(2**31), str(2**63), "-1", "0", "١٢", "abc")
+# Filters that name what they choose, not its id (`?member=12` on the treasurer's pages).
+NAMED_IDS = frozenset({"member", "table"})
 
 
 @dataclass(frozen=True, order=True)
@@ -45,7 +47,7 @@ class IdInput:
 
 
 def _is_id(name: str) -> bool:
-    return name == "id" or name.endswith("_id")
+    return name == "id" or name.endswith("_id") or name in NAMED_IDS
 
 
 def _dependants(dependant: Dependant) -> Iterator[Dependant]:
@@ -107,6 +109,8 @@ def test_the_router_table_shows_the_known_ids(settings: Settings) -> None:
         ("json", "/api/admin/chips/grant", "member_id"),
         ("query", "/api/admin/ledger", "member_id"),
         ("query", "/api/admin/ledger.csv", "actor_id"),
+        ("query", "/admin/ledger", "member"),
+        ("query", "/admin/sessions", "table"),
         ("path", "/api/tables/{table_id}/seat", "table_id"),
     } <= found
 
@@ -131,7 +135,8 @@ async def _refused(client: httpx.AsyncClient, item: IdInput, value: str) -> str 
     elif item.where == "form":
         body["data"] = {item.name: value}
     elif item.where == "json":
-        body["json"] = {item.name: int(value) if value.isascii() else value}
+        number = value.isascii() and value.lstrip("-").isdigit()
+        body["json"] = {item.name: int(value) if number else value}
     response = await client.request(
         item.method, _url(item, value), headers=csrf_headers(client), **body
     )

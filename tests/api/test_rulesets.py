@@ -74,6 +74,29 @@ async def test_bad_value_is_refused_on_its_field_and_nothing_is_stored(
     assert (await admin.get(BASE)).json()["rulesets"] == []
 
 
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"ante": 2**62}, "Ante can be at most 1000000000 chips."),
+        ({"pot_limit": 10**21}, "Pot limit can be at most 1000000000 chips."),
+        ({"ante": 1.5}, "Rule option 'ante' must be an integer."),
+        ({"ante": [1]}, "Rule option 'ante' must be an integer."),
+    ],
+)
+async def test_a_value_no_table_could_use_is_refused_naming_its_option(
+    admin: httpx.AsyncClient, options: dict[str, Any], words: str
+) -> None:
+    """The engine judges every value and names the option (a union of JSON types in the
+    request's schema used to answer "options.ante.bool" for 1.5)."""
+    response = await post(admin, BASE, {"game": "bourre", "name": "X", "options": options})
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "invalid_rules"
+    assert error["details"]["field"] == next(iter(options))
+    assert error["message"] == words
+    assert (await admin.get(BASE)).json()["rulesets"] == []
+
+
 async def test_refused_combination_is_explained_on_both_fields(admin: httpx.AsyncClient) -> None:
     response = await post(
         admin,

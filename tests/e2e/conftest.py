@@ -110,7 +110,9 @@ def live_server(
     created = salon("create-admin", OWNER, "--password-stdin", env=env, stdin=f"{password}\n")
     assert created.returncode == 0, created.stderr
     with running_server(env) as base:
-        yield LiveServer(base_url=base, owner_username=OWNER, owner_password=password)
+        yield LiveServer(
+            base_url=base, owner_username=OWNER, owner_password=password, data_dir=data_dir
+        )
 
 
 @pytest.fixture

@@ -48,7 +48,9 @@ def night_server(
     fresh_database(data_dir, migrated_database)
     _seed(f"sqlite+aiosqlite:///{data_dir / DATABASE_FILE}")
     with running_server(salon_env(data_dir)) as base:
-        yield LiveServer(base_url=base, owner_username="owner", owner_password=PASSWORD)
+        yield LiveServer(
+            base_url=base, owner_username="owner", owner_password=PASSWORD, data_dir=data_dir
+        )
 
 
 def _admin(new_page: NewPage, server: LiveServer, screen: Screen) -> Page:

@@ -42,7 +42,8 @@ DRAW = """async ([game, count]) => {
         sitting_out: false, leaving: false, connected: true,
     }));
     const handSeats = Array.from({length: count}, (_, seat) => game === 'bourre'
-        ? {seat, stack: 1234, status: 'playing', cards: 4, exchanged: 3, tricks: 2}
+        ? {seat, stack: 1234, status: 'playing', cards: 4, exchanged: 3, drawn: true,
+           tricks: 2}
         : {seat, stack: 1234, status: 'in', cards: 3, stake: 120});
     const hand = game === 'bourre'
         ? {number: 7, phase: 'tricks', dealer: count - 1, to_act: [], seats: handSeats,

@@ -110,6 +110,17 @@ def step_through(page: Page, shot: Shot, name: str, jump_to: str) -> None:
     for name_of_link in ("log (JSON)", "log (text)"):
         href = page.get_by_role("link", name=name_of_link).evaluate("a => a.href")
         assert page.request.get(href).ok, href
+    # The page and the printed record say when the hand ended in the reader's own zone,
+    # named.
+    short_zone = page.evaluate(
+        """new Intl.DateTimeFormat(undefined, {timeZoneName: 'short'}).formatToParts(new Date())
+            .find((part) => part.type === 'timeZoneName').value"""
+    )
+    named = re.compile(rf"\d:\d\d.* {re.escape(short_zone)} · ")
+    expect(page.locator("#hand-meta")).to_contain_text(named)
+    zone = page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")
+    record = page.request.get(href).text()
+    assert re.search(rf"^Ended .+ \({re.escape(zone)}\)$", record, re.MULTILINE), record
     first = cards_shown(page)  # Bouillotte: none yet, the straddles come before the deal
     forward = page.get_by_role("button", name="Step forward")
     steps = page.locator("#action-log li").count()

@@ -1,7 +1,8 @@
 """What a person sees while the table waits: the gathering countdown and its "Deal now",
-a bust at Bouillotte (the new cave's button with its amount, and the others told what is
-awaited), "You'll be dealt in next hand" for a member who sits mid-hand, the large "I'm
-back" of a player the timer sat out (a phone), and the hand log after a reload mid-hand."""
+a bust at Bouillotte (the new cave's button with its amount, and the others, a spectator
+too, told what is awaited), "You'll be dealt in next hand" for a member who sits
+mid-hand, the large "I'm back" of a player the timer sat out (a phone), and the hand log
+after a reload mid-hand."""
 
 from __future__ import annotations
 
@@ -68,6 +69,9 @@ def test_a_bust_at_bouillotte_asks_for_a_cave_and_tells_the_others(
     )
     pages = [page for page, _, _ in players]
     names = [name for _, _, name in players]
+    # The owner watches without a seat: a spectator is told what the table waits for too.
+    watching = "You are watching."
+    expect(owner.locator("#prompt")).to_have_text(f"{watching} The table is paused.")
     resume(owner)
     # The gathering: a countdown, and "Deal now" for each seated player.
     first = pages[0]
@@ -106,6 +110,10 @@ def test_a_bust_at_bouillotte_asks_for_a_cave_and_tells_the_others(
     sentence = f"Waiting for {names[broke]}'s cave, or one more player."
     for page in others:
         expect(page.locator("#prompt")).to_have_text(sentence)
+    # The spectator reads the same sentence, without the players' buttons.
+    expect(owner.locator("#prompt")).to_have_text(f"{watching} {sentence}")
+    for button in ("buy-cave", "deal-now"):
+        expect(owner.get_by_test_id(button)).to_have_count(0)
     shot(pages[2], "table-waiting-for-a-cave-phone")
     shot(loser, "table-buy-a-cave")
     hand_before = loser.locator("#hand-info").inner_text()

@@ -1,8 +1,9 @@
-"""The table's words: "1 trick", not "1 tricks"; "Kept all" like "Drew 2"; the rules' own
-words (an opening names the stake it reaches, a stay is not a declined straddle, brelan
-carré, each suit's points with its owner, the ante a bourré player skips); display names,
-not usernames, even for a player who has stood up since; and a timeout said out loud
-("Dave timed out: passed") in the table's notices, the hand log and the result."""
+"""The table's words: "1 trick", not "1 tricks"; "Kept all" like "Drew 2", as soon as that
+player has drawn; the rules' own words (an opening names the stake it reaches, a stay is
+not a declined straddle, brelan carré, each suit's points with its owner, the ante a
+bourré player skips); display names, not usernames, even for a player who has stood up
+since; and a timeout said out loud ("Dave timed out: passed") in the table's notices, the
+hand log and the result."""
 
 from __future__ import annotations
 
@@ -19,9 +20,13 @@ RESULT_TEXT = """async (report) => {
                   rules: () => ({}) };
     const rows = result(report, ctx).flatMap((el) => [...el.querySelectorAll('li')])
         .map((li) => li.textContent);
-    const tags = seatTags({ status: 'playing', tricks: 1, exchanged: 0 },
+    const tags = seatTags({ status: 'playing', tricks: 1, exchanged: 0, drawn: true },
                           { phase: 'tricks' });
-    return { rows, tags };
+    // Mid-draw: one player kept all, one drew two, one is still to draw.
+    const drawing = [{ exchanged: 0, drawn: true }, { exchanged: 2, drawn: true },
+                     { exchanged: 0, drawn: false }]
+        .map((seat) => seatTags({ status: 'playing', tricks: 0, ...seat }, { phase: 'draw' }));
+    return { rows, tags, drawing };
 }"""
 
 
@@ -43,6 +48,7 @@ def test_one_trick_is_singular(live_server: LiveServer, new_page: NewPage) -> No
     assert said["rows"][0].startswith("ANN1 trick"), said
     assert said["rows"][1].startswith("BO4 tricks"), said
     assert said["tags"] == ["Playing", "Kept all", "1 trick"]
+    assert said["drawing"] == [["Playing", "Kept all"], ["Playing", "Drew 2"], ["Playing"]]
 
 
 BOUILLOTTE_WORDS = """async () => {

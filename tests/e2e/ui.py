@@ -35,6 +35,8 @@ class LiveServer:
     base_url: str
     owner_username: str
     owner_password: str
+    # Its data directory, which holds its SQLite database.
+    data_dir: Path
 
 
 class NewPage(Protocol):

@@ -1,6 +1,7 @@
 import pytest
 
 from app.engine.bourre import PRESETS, BourreRules, ConfigError, preset
+from app.engine.options import MAX_CHIPS
 
 
 def test_defaults_are_those_of_the_rules() -> None:
@@ -34,7 +35,9 @@ def test_to_dict_only_differences_and_round_trip() -> None:
         ({"ante": 0}, "bad_option", "ante"),
         ({"ante": True}, "bad_option", "ante"),
         ({"ante": "1"}, "bad_option", "ante"),
+        ({"ante": 2**62}, "bad_option", "ante"),
         ({"pot_limit": 0}, "bad_option", "pot_limit"),
+        ({"pot_limit": 10**21}, "bad_option", "pot_limit"),
         ({"hand_size": 6}, "bad_option", "hand_size"),
         ({"max_discard": 6}, "bad_option", "max_discard"),
         ({"max_discard": -1}, "bad_option", "max_discard"),
@@ -43,6 +46,7 @@ def test_to_dict_only_differences_and_round_trip() -> None:
         ({"cinch_rule": 1}, "bad_option", "cinch_rule"),
         ({"renege": "penalized"}, "not_supported_yet", "renege"),
         ({"renege_penalty": 0}, "bad_option", "renege_penalty"),
+        ({"renege_penalty": 11}, "bad_option", "renege_penalty"),
         ({"declare": "simultaneous", "draw_with_declare": True}, "conflicting_options", None),
         ({"must_trump": "always", "allow_throw_off": True}, "conflicting_options", None),
     ],
@@ -108,3 +112,12 @@ def test_presets_of_section_9() -> None:
         preset("pot_limit")
     with pytest.raises(ConfigError):
         preset("nope")
+
+
+def test_the_largest_chip_amounts_are_those_the_ledger_can_move() -> None:
+    """An ante or a pot limit above ``MAX_CHIPS`` could never be played (no buy-in covers
+    it); at the bound it is still a valid house rule."""
+    assert BourreRules.from_dict({"ante": MAX_CHIPS, "pot_limit": MAX_CHIPS}).ante == MAX_CHIPS
+    with pytest.raises(ConfigError) as info:
+        BourreRules.from_dict({"ante": MAX_CHIPS + 1})
+    assert info.value.message == "Ante can be at most 1000000000 chips."

@@ -51,6 +51,8 @@ def test_a_value_is_described_in_words() -> None:
     assert info["pot_limit"].describe(None) == "no limit"
     assert info["ante"].describe(5) == "5 chips"
     assert info["cinch_rule"].describe(False) == "no"
+    # A stored value the engine refuses (an audit row of a repaired configuration).
+    assert info["cinch_rule"].describe([]) == "[]"
 
 
 @pytest.mark.parametrize("refused", bourre.REFUSED_COMBINATIONS)

@@ -82,3 +82,22 @@ def test_a_hand_is_a_game() -> None:
     from app.engine.base import Game
 
     assert isinstance(start(None, HANDS), Game)
+
+
+def test_everyone_sees_who_has_drawn_even_a_draw_of_no_card() -> None:
+    h = start(BourreRules(max_discard=3), HANDS, stock="JD QD KD")
+    declare(h, {0, 1, 2})
+    assert [s["drawn"] for s in h.view(None)["seats"]] == [False, False, False]
+    act(h, 0, "discard", "")  # keeps all: drawn, though nothing was exchanged
+    act(h, 1, "discard", "6D")
+    for viewer in (None, 0, 2):
+        seats = h.view(viewer)["seats"]
+        assert [(s["drawn"], s["exchanged"]) for s in seats] == [(True, 0), (True, 1), (False, 0)]
+
+
+def test_drawing_with_the_declaration_is_drawn_once_the_exchange_is_made() -> None:
+    h = start(BourreRules(draw_with_declare=True), HANDS, stock="JD QD KD")
+    act(h, 0, "play")
+    assert h.view(None)["seats"][0]["drawn"] is False  # declared, exchange still to come
+    act(h, 0, "discard", "")
+    assert [s["drawn"] for s in h.view(None)["seats"]] == [True, False, False]

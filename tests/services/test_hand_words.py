@@ -1,6 +1,7 @@
 """A hand's record in the rules' words: a Bouillotte *stay* is not a declined straddle, an
 opening names the stake it reaches, va tout is said so, a showdown's category is written
-as people say it (brelan carré, not a code), and one chip is one chip."""
+as people say it (brelan carré, not a code), one chip is one chip, and a Bourré draw of no
+card is said as the table's hand log says it."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from app.services.hand_replay import Viewer, action_from_log, action_label
 from app.services.hand_text import SHOWDOWN_WORDS, chip_count
 
 
-def said(action: str, phase: str, amount: int | None = None) -> str:
-    data = {"seat": 0, "action": action, "amount": amount}
+def said(action: str, phase: str, amount: int | None = None, cards: list[str] | None = None) -> str:
+    data = {"seat": 0, "action": action, "amount": amount, "cards": cards}
     return action_label(action_from_log(data), "Ann", Viewer(seat=None), phase)
 
 
@@ -31,3 +32,8 @@ def test_showdown_categories_and_chip_counts_in_words() -> None:
     assert chip_count(1) == "1 chip"
     assert chip_count(0) == "0 chips"
     assert chip_count(1616) == "1616 chips"
+
+
+def test_a_draw_of_no_card_keeps_all_cards_as_at_the_table() -> None:
+    assert said("discard", "draw", cards=[]) == "Ann keeps all cards"
+    assert said("discard", "draw", cards=["2H", "3H"]) == "Ann exchanges 2 cards"

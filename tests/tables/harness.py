@@ -154,6 +154,21 @@ class Player:
         await self.send(message)
 
 
+def hand_state(player: Player) -> dict[str, Any]:
+    """What a player sees of the hand: its number, phase, turn, own cards, pot, stacks and
+    the trick on the table (to compare before and after a restart)."""
+    hand = player.hand or {}
+    return {
+        "number": hand.get("number"),
+        "phase": hand.get("phase"),
+        "to_act": hand.get("to_act"),
+        "cards": sorted(hand.get("hand", [])),
+        "pot": hand.get("pot"),
+        "stacks": [s["stack"] for s in hand.get("seats", [])],
+        "trick": hand.get("trick"),
+    }
+
+
 async def log_in(host: str, name: str, secret: str) -> Player:
     """A member logged in with their password over HTTP, as a browser would."""
     player = Player(host, name)
@@ -220,6 +235,7 @@ class Room:
     owner: Player
     players: list[Player]
     table_id: int
+    app: FastAPI
 
 
 @asynccontextmanager
@@ -265,7 +281,7 @@ async def open_room(
             )
             assert seated.status_code == 200, seated.text
         try:
-            yield Room(host, clock, owner, players, table_id)
+            yield Room(host, clock, owner, players, table_id, app)
         finally:
             for player in [owner, *players]:
                 await player.close()

@@ -104,10 +104,10 @@ async def test_a_muted_member_is_refused_until_unmuted(room: Room) -> None:
     await ana.wait_for(lambda p: bool(p.errors()))
     refusal = ana.errors()[-1]
     assert refusal["code"] == "chat_muted"
-    assert "muted you in the chat until" in str(refusal["message"])
+    # How long is left, which reads the same in every time zone; the instant is in details.
+    assert refusal["message"] == "An admin muted you in the chat: you may chat again in 90 minutes."
     said = datetime.fromisoformat(str(refusal["details"]["until"]))  # type: ignore[index]
     assert said == datetime.fromisoformat(until.replace("Z", "+00:00"))
-    assert f"{said:%Y-%m-%d %H:%M} UTC" in str(refusal["message"])
 
     # Bob still speaks, and nobody ever got Ana's line.
     await bob.send({"type": "chat", "text": "I can"})

@@ -14,23 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.live import RestartableServer, demo_password, salon
-from tests.tables.harness import Player, log_in
+from tests.tables.harness import Player, hand_state, log_in
 
 MEMBERS = ["alice", "bob", "carol", "dave"]
 TOTAL = 5 * 1000  # the demo grants 1000 chips to each of its five members
-
-
-def state_of(player: Player) -> dict[str, Any]:
-    hand = player.hand or {}
-    return {
-        "number": hand.get("number"),
-        "phase": hand.get("phase"),
-        "to_act": hand.get("to_act"),
-        "cards": sorted(hand.get("hand", [])),
-        "pot": hand.get("pot"),
-        "stacks": [s["stack"] for s in hand.get("seats", [])],
-        "trick": hand.get("trick"),
-    }
 
 
 POINTS: dict[str, Callable[[dict[str, Any]], bool]] = {
@@ -150,7 +137,7 @@ async def test_a_killed_server_restarts_into_the_same_hand(pg_env: dict[str, str
                 await players[seat].act(card)
                 before = None  # the hand may or may not have been stored as over
             else:
-                before = {n: state_of(p) for n, p in players.items()}
+                before = {n: hand_state(p) for n, p in players.items()}
             server.kill()
             for player in players.values():
                 await player.close()
@@ -159,7 +146,7 @@ async def test_a_killed_server_restarts_into_the_same_hand(pg_env: dict[str, str
                 await player.open(table_id)
                 await player.wait_for(lambda p: p.snapshot is not None)
             if before is not None:
-                after = {n: state_of(p) for n, p in players.items()}
+                after = {n: hand_state(p) for n, p in players.items()}
                 assert after == before, point
             await visit(admin, table_id, members, point)
             while await step(players, rng):

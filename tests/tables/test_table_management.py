@@ -174,6 +174,10 @@ async def test_who_may_open_tables_and_see_private_ones(room: Room) -> None:
     assert table_id in [t["id"] for t in (await member.http.get("/api/tables")).json()]
     bad_rules = await room.owner.post("/api/tables", {**body, "rules": {"must_trump": "sometimes"}})
     assert bad_rules.json()["error"]["code"] == "invalid_rules"
+    # A value of the wrong kind is refused on its option, in the engine's words.
+    float_ante = await room.owner.post("/api/tables", {**body, "rules": {"ante": 1.5}})
+    assert float_ante.json()["error"]["code"] == "invalid_rules"
+    assert float_ante.json()["error"]["details"]["rule"] == "ante"
     # The invalid pairs of bourre.md §4, §5, from the rules or from a preset and a change.
     for pair in (
         {"rules": {"declare": "simultaneous", "draw_with_declare": True}},

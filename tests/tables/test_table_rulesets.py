@@ -8,9 +8,10 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import update
 
 from app.config import Settings
-from app.db.models import Role
+from app.db.models import Role, RuleSet
 from app.db.session import Database
 from app.main import create_app
 from app.tables.clock import FakeClock
@@ -58,9 +59,9 @@ async def open_with(admin: Player, ruleset_id: int, **extra: Any) -> dict[str, A
     return table
 
 
-async def a_ruleset(admin: Player, options: dict[str, Any]) -> int:
+async def a_ruleset(admin: Player, options: dict[str, Any], name: str = "Cajun") -> int:
     made = await admin.post(
-        "/api/admin/rulesets", {"game": "bourre", "name": "Cajun", "options": options}
+        "/api/admin/rulesets", {"game": "bourre", "name": name, "options": options}
     )
     assert made.status_code == 201, made.text
     return int(made.json()["id"])
@@ -174,6 +175,48 @@ async def test_a_table_is_edited_before_its_first_hand_only(
     assert after.status_code == 409
     assert after.json()["error"]["code"] == "table_already_dealt"
     assert (await admin.http.get(path)).json()["name"] == "Friendly night"
+    for who in (admin, ana, bob):
+        await who.close()
+        await who.http.aclose()
+
+
+async def test_a_table_deals_on_when_its_configuration_stops_validating(
+    host: tuple[str, FakeClock], db: Database
+) -> None:
+    """The table took a copy of the rules when it opened: a configuration that no longer
+    validates (an option a later version dropped) changes nothing at it, but no table is
+    switched to it, nor given new stakes over it, until an admin fixes it."""
+    address, clock = host
+    admin = await player(address, "ada")
+    ruleset_id = await a_ruleset(admin, CAJUN)
+    table = await open_with(admin, ruleset_id)
+    other = await open_with(admin, await a_ruleset(admin, {"allow_throw_off": True}, "Friendly"))
+    async with db.transaction() as session:
+        await session.execute(
+            update(RuleSet).where(RuleSet.id == ruleset_id).values(options={"jokers": 1})
+        )
+    path = f"/api/tables/{table['id']}"
+    for where, body in (
+        (other["id"], {"ruleset_id": ruleset_id}),
+        (table["id"], {"stakes": {"ante": 3}}),
+    ):
+        refused = await patch(admin, f"/api/tables/{where}", body)
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["error"]["code"] == "ruleset_invalid"
+    assert (await admin.http.get(f"/api/tables/{other['id']}")).json()["rules"] == {
+        "allow_throw_off": True
+    }
+
+    ana, bob = await player(address, "ana"), await player(address, "bob")
+    for n, seated in enumerate((ana, bob)):
+        sat = await seated.post(
+            f"{path}/seat", {"seat": n, "buy_in": 100, "request_key": f"sit-{n}-00001"}
+        )
+        assert sat.status_code == 200, sat.text
+    await ana.open(table["id"])
+    await clock.advance(3)
+    await ana.wait_for(lambda p: p.hand is not None)
+    assert ana.view["table"]["rules"] == CAJUN
     for who in (admin, ana, bob):
         await who.close()
         await who.http.aclose()

@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from app.engine.options import ConfigError, OptionInfo, RefusedCombination, RuleOptions
+from app.engine.options import (
+    MAX_CHIPS,
+    ConfigError,
+    OptionInfo,
+    RefusedCombination,
+    RuleOptions,
+    check_maximums,
+)
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "direction": ("counter_clockwise", "clockwise"),
@@ -80,6 +87,7 @@ def _validate(rules: BouillotteRules) -> None:
     for key in ("bonus_carre", "bonus_brelan"):
         if getattr(rules, key) < 0:
             raise ConfigError("bad_option", f"{key} cannot be negative.", key)
+    check_maximums(rules, OPTION_INFO)
 
 
 REFUSED_COMBINATIONS: tuple[RefusedCombination, ...] = ()
@@ -101,6 +109,7 @@ OPTION_INFO: dict[str, OptionInfo] = {
         explanation="The chips every player sits down with, and buys again when all are lost.",
         kind="int",
         minimum=1,
+        maximum=MAX_CHIPS,
         unit=" chips",
     ),
     "seating": OptionInfo(
@@ -147,6 +156,7 @@ OPTION_INFO: dict[str, OptionInfo] = {
         explanation="Chips every other player pays the holder of four of a kind.",
         kind="int",
         minimum=0,
+        maximum=MAX_CHIPS,
         unit=" chips",
     ),
     "bonus_brelan": OptionInfo(
@@ -155,6 +165,7 @@ OPTION_INFO: dict[str, OptionInfo] = {
         explanation="Chips every other player pays the holder of three of a kind.",
         kind="int",
         minimum=0,
+        maximum=MAX_CHIPS,
         unit=" chips",
     ),
 }

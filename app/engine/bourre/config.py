@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from app.engine.options import ConfigError, OptionInfo, RefusedCombination, RuleOptions
+from app.engine.options import (
+    MAX_CHIPS,
+    ConfigError,
+    OptionInfo,
+    RefusedCombination,
+    RuleOptions,
+    check_maximums,
+)
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "ante_mode": ("each", "dealer_for_all"),
@@ -120,6 +127,7 @@ def _validate(rules: BourreRules) -> None:
             "renege: penalized is not supported yet; illegal cards can only be prevented.",
             "renege",
         )
+    check_maximums(rules, OPTION_INFO)
     # The two invalid pairs of rules/bourre.md (§4, §5): a config error as a whole, named
     # by both options (no single field is at fault).
     for refused in REFUSED_COMBINATIONS:
@@ -145,6 +153,9 @@ REFUSED_COMBINATIONS: tuple[RefusedCombination, ...] = (
 )
 """The invalid pairs of rules/bourre.md: every other combination of valid values is valid."""
 
+# A renege costing more than ten pots is no house rule anyone plays (Indiana's is 2).
+MAX_RENEGE_PENALTY = 10
+
 _YES_NO: dict[object, str] = {True: "yes", False: "no"}
 
 OPTION_INFO: dict[str, OptionInfo] = {
@@ -154,6 +165,7 @@ OPTION_INFO: dict[str, OptionInfo] = {
         explanation="The chips each player puts in the pot before the deal.",
         kind="int",
         minimum=1,
+        maximum=MAX_CHIPS,
         unit=" chips",
     ),
     "pot_limit": OptionInfo(
@@ -162,6 +174,7 @@ OPTION_INFO: dict[str, OptionInfo] = {
         explanation="The most a winner takes and a bourré costs; any excess stays in the pot.",
         kind="int",
         minimum=1,
+        maximum=MAX_CHIPS,
         none_words="no limit",
         unit=" chips",
     ),
@@ -290,6 +303,7 @@ OPTION_INFO: dict[str, OptionInfo] = {
         explanation="How many times the pot a renege costs (only with penalised reneges).",
         kind="int",
         minimum=1,
+        maximum=MAX_RENEGE_PENALTY,
         unit=" pots",
     ),
 }

@@ -103,6 +103,7 @@ class BourreHand:
         "dealt",
         "decl_pos",
         "discards",
+        "drawn",
         "hand_size",
         "hands",
         "initial_pot",
@@ -291,6 +292,7 @@ class BourreHand:
         self.played = 0
         self.pool = 0
         self.discards = [0] * self.n
+        self.drawn = 0  # seats (as bits) that have made their draw, even of no card
         turned_bit = 1 << self.turned
         self.public_out = turned_bit if self.turned_dead else 0
         self.known_out = [self.public_out] * self.n
@@ -751,6 +753,7 @@ class BourreHand:
         events: list[Event] = []
         self.hands[seat] = hand & ~mask
         self.discards[seat] |= mask
+        self.drawn |= 1 << seat
         self.known_out[seat] |= mask
         face_up: list[str] = []
         turned_bit = 1 << self.turned

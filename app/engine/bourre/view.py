@@ -3,7 +3,8 @@
 Nothing here copies the hand's state and removes secrets: each field is chosen because the
 viewer may see it (DESIGN.md, "Server-authoritative, fail closed"). Public: the turned card,
 cards played to tricks, a turned card the dealer discarded face up, how many cards each
-player holds and has exchanged, stacks, pot, whose turn it is. Private to a seat: its own
+player holds and has exchanged, whether each has made their draw yet (``drawn``: one who
+exchanged none has drawn too), stacks, pot, whose turn it is. Private to a seat: its own
 cards, its own discards and what it may do. Simultaneous declarations are shown only as
 "committed" until the last one is in (rules/bourre.md §4).
 """
@@ -47,6 +48,7 @@ def build_view(hand: BourreHand, viewer: int | None) -> dict[str, Any]:
                 "status": _public_status(hand, seat),
                 "cards": hand.hands[seat].bit_count(),
                 "exchanged": hand.discards[seat].bit_count(),
+                "drawn": bool(hand.drawn >> seat & 1),
                 "tricks": hand.tricks_won[seat],
             }
         )

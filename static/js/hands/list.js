@@ -5,6 +5,7 @@
 // then alone, each hand marked "Practice".
 import { api, ApiError } from "../api.js";
 import { h, chips, GAME_NAMES, signedChips } from "../dom.js";
+import { localTime } from "../localtime.js";
 import { barChart } from "./chart.js";
 
 const PAGE_SIZE = 20;
@@ -51,10 +52,6 @@ function fillForm() {
   }
 }
 
-function when(iso) {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
-
 function signed(amount) {
   if (amount === null || amount === undefined) return null;
   return h("span", { class: amount > 0 ? "delta up" : amount < 0 ? "delta down" : "delta", text: signedChips(amount) });
@@ -67,7 +64,7 @@ function handRow(hand) {
       h("span", { class: `game-badge game-badge--${hand.game}`, text: GAME_NAMES[hand.game] ?? hand.game }),
       h("strong", { text: `${hand.table_name} · hand ${hand.number}` }),
       hand.practice ? h("span", { class: "practice-badge", dataset: { testid: "practice-hand" }, text: "Practice · play money" }) : null),
-    h("time", { class: "muted", datetime: hand.ended_at, text: when(hand.ended_at) }),
+    h("time", { class: "muted", datetime: hand.ended_at, text: localTime(hand.ended_at) }),
     h("span", { class: "hand-pot" }, "Pot ", h("strong", { text: chips(hand.pot) })),
     hand.my_net === null ? null : h("span", { class: "hand-net", dataset: { testid: "my-net" } }, "Me ", signed(hand.my_net)),
     h("span", { class: "hand-winners", text: hand.winners.length ? `Won by ${hand.winners.join(", ")}` : "Pot carried" }),

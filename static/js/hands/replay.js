@@ -6,6 +6,7 @@
 import { api, ApiError } from "../api.js";
 import { cardElement } from "../cards.js";
 import { h, chips, frontEnd, GAME_NAMES } from "../dom.js";
+import { localTime, viewerZone } from "../localtime.js";
 import { deckOptions, drawFelt, placeToward } from "../table/felt.js";
 
 const STEP_MS = 1200;
@@ -129,19 +130,16 @@ function go(at) {
 
 // ---------------------------------------------------------------- the page
 
-function when(iso) {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
-
 function drawHead(detail) {
   const hand = detail.hand;
   document.title = `${hand.table_name} · hand ${hand.number} · Salon`;
   $("hand-title").textContent = `${hand.table_name} · hand ${hand.number}`;
   const winners = hand.winners.length ? `won by ${hand.winners.join(", ")}` : "the pot carried";
-  $("hand-meta").textContent = `${GAME_NAMES[hand.game] ?? hand.game} · ${when(hand.ended_at)} · pot ${chips(hand.pot)} · ${winners}`;
+  $("hand-meta").textContent = `${GAME_NAMES[hand.game] ?? hand.game} · ${localTime(hand.ended_at)} · pot ${chips(hand.pot)} · ${winners}`;
   $("full-badge").hidden = !detail.full;
   $("log-json").href = `/api/hands/${handId}/log.json`;
-  $("log-txt").href = `/api/hands/${handId}/log.txt`;
+  // The printed record says when the hand ended in the reader's own time zone.
+  $("log-txt").href = `/api/hands/${handId}/log.txt?${new URLSearchParams({ tz: viewerZone() })}`;
 }
 
 function drawLog(steps) {

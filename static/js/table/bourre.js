@@ -45,9 +45,8 @@ function trickCount(n) {
 export function seatTags(handSeat, hand) {
   if (!handSeat || handSeat.status === "out") return [];
   const tags = [STATUS[handSeat.status] ?? handSeat.status];
-  if (hand.phase !== "declare" && handSeat.exchanged) tags.push(`Drew ${handSeat.exchanged}`);
-  // After the draw, a player who exchanged nothing says so as plainly as one who drew.
-  else if (handSeat.status === "playing" && (hand.phase === "tricks" || hand.phase === "over")) tags.push("Kept all");
+  // As soon as a player has drawn, a draw of no card says so as plainly as one of two.
+  if (handSeat.drawn) tags.push(handSeat.exchanged ? `Drew ${handSeat.exchanged}` : "Kept all");
   if (handSeat.status === "playing" && (hand.phase === "tricks" || hand.phase === "over")) {
     tags.push(trickCount(handSeat.tricks));
   }

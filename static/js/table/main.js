@@ -130,6 +130,7 @@ function showOffline(status, detail) {
   clearInterval(retryTimer);
   if (status === "open" || status === "connecting") {
     banner.hidden = true;
+    banner.dataset.reason = "";
     return;
   }
   banner.hidden = false;
@@ -146,6 +147,17 @@ function showOffline(status, detail) {
   };
   tell();
   retryTimer = setInterval(tell, 1000);
+}
+
+/** The table's database stopped answering (play is paused: actions are refused until it
+ *  is back) or answers again (fresh views follow). Said in the offline banner's place. */
+function showStorage(available) {
+  const banner = $("offline-banner");
+  banner.hidden = available;
+  banner.dataset.reason = available ? "" : "storage";
+  if (!available) {
+    banner.textContent = "The club's database is not answering: play is paused and resumes by itself. Nothing played is lost.";
+  }
 }
 
 // ---------------------------------------------------------------- frames
@@ -280,6 +292,11 @@ function onFrame(frame) {
       break;
     case "error":
       if (QUIET_CODES.has(frame.code)) break;
+      // Refused while the database is away: the banner over the cards says it once.
+      if (frame.code === "storage_unavailable") {
+        showStorage(false);
+        break;
+      }
       // At a practice table a refused move is explained where the player is looking.
       if (state.view?.table.practice && frame.ref) showCoach("Why not?", frame.message, null);
       else toast(frame.message);
@@ -287,6 +304,9 @@ function onFrame(frame) {
       break;
     case "chat":
       appendChat($("chat-log"), frame);
+      break;
+    case "storage":
+      showStorage(frame.available);
       break;
     default:
       break;
@@ -379,7 +399,8 @@ function renderMine(view) {
   if (me === null) {
     const free = view.seats.length < view.table.seat_count;
     prompt = `You are watching.${free ? " Choose an empty seat to join." : ""}`;
-    if (view.hand) prompt += ` ${waitingFor(view)}`;
+    // Like the players, a spectator is told what the table waits for.
+    prompt += ` ${view.hand ? waitingFor(view) : waitingSentence(view, waiting.hooks)}`;
   } else if (view.hand && view.you.dealt_in === false) {
     prompt = waitingFor(view);
   } else if (view.hand && view.hand.hand !== undefined) {

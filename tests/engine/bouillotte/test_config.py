@@ -38,6 +38,8 @@ def test_to_dict_only_differences_and_round_trip() -> None:
         ({"cave": 0}, "bad_option", "cave"),
         ({"cave": True}, "bad_option", "cave"),
         ({"cave": "100"}, "bad_option", "cave"),
+        ({"cave": 2**62}, "bad_option", "cave"),
+        ({"bonus_brelan": 10**21}, "bad_option", "bonus_brelan"),
         ({"direction": "left"}, "bad_option", "direction"),
         ({"ante_mode": "each"}, "bad_option", "ante_mode"),
         ({"seating": "random"}, "bad_option", "seating"),
