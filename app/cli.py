@@ -67,6 +67,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_max_size=64 * 1024,
         # Compressing frames this small costs more time than it saves bytes.
         ws_per_message_deflate=False,
+        # A browser that stops answering the protocol's pings (frozen, cut off) is closed,
+        # and its seat shown offline (app/ws/endpoint.py, "Liveness").
+        ws_ping_interval=settings.ws_ping_seconds,
+        ws_ping_timeout=settings.ws_ping_timeout_seconds,
         # The app believes forwarded headers itself, from SALON_TRUSTED_PROXIES only.
         proxy_headers=False,
     )

@@ -144,6 +144,12 @@ class Settings(BaseSettings):
     bot_think_max_seconds: float = Field(default=2.0, ge=0, le=30)
     # Table sockets: messages allowed per 2-second window (three times that closes the socket).
     ws_messages_per_window: int = 20
+    # Table sockets' liveness: each end pings the other this often, and takes the connection
+    # for lost when nothing came back this long after a ping — so a frozen or cut-off server
+    # is left by its pages, and a frozen or cut-off browser is shown offline, within seconds
+    # rather than when TCP gives up (app/ws/endpoint.py says which ping each end uses).
+    ws_ping_seconds: float = Field(default=10.0, gt=0, le=120)
+    ws_ping_timeout_seconds: float = Field(default=5.0, gt=0, le=120)
     # Several processes serving one club (app/cluster): Redis coordinates them. Unset: one
     # process owns every table, as on the embedded database.
     redis_url: str | None = Field(

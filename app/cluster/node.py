@@ -194,15 +194,12 @@ class ClusterNode:
                 if owner != self.process_id:
                     return None
             try:
-                async with self.manager.db.transaction() as session:
-                    await table_service.get_table(session, table_id)  # NotFound if unknown
-                    token = await fencing.take(session, table_id)
-                actor = await self.manager.actor(table_id, fence=token)
+                actor = await self.manager.actor(table_id, fenced=True)
             except BaseException:
                 with contextlib.suppress(Exception):
                     await self.leases.release(table_id)
                 raise
-            log.info("table %s: now served here (fence %s)", table_id, token)
+            log.info("table %s: now served here (fence %s)", table_id, actor.fence)
             return actor
 
     @property

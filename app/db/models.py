@@ -22,7 +22,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
-from app.db.types import UTCDateTime, utcnow
+from app.db.types import TableVersion, UTCDateTime, utcnow
 from app.security.tokens import new_token
 
 
@@ -239,10 +239,12 @@ class GameTable(Base):
     # The table's session: it ends (and its seeds are revealed) when the table closes or
     # its last player stands up; the next hand dealt opens the next one.
     session: Mapped[int] = mapped_column(Integer, default=1)
-    # The last event version sent to clients: a restarted table carries on from here.
-    version: Mapped[int] = mapped_column(Integer, default=0)
-    # The fencing token of the process that owns the table when several serve a club
-    # (app/cluster): raised by each new owner, checked by every write of the table.
+    # The version of the last change to the game stored here (a deal, a hand's end): after
+    # a restart, an action decided on a view at least as recent is not stale.
+    version: Mapped[int] = mapped_column(TableVersion, default=0)
+    # The fencing token, raised by every start of the table's actor: the epoch its event
+    # versions carry (app/tables/events.py). With several processes serving a club
+    # (app/cluster) it also names the owner: every write of the table checks it.
     fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -370,7 +372,8 @@ class HandAction(Base):
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # Who acted: a member, or None when the turn timer acted for the seat.
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
-    table_version: Mapped[int] = mapped_column(Integer)
+    # The table version its events were told under (it carries the table's epoch).
+    table_version: Mapped[int] = mapped_column(TableVersion)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime
+from sqlalchemy import BigInteger, DateTime, Integer
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
 
@@ -32,3 +32,8 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+# A table version: its epoch times 10**9 and a count (app/tables/events.py), so 64 bits.
+# SQLite's INTEGER is 64 bits already, and its columns stay as they were created.
+TableVersion = BigInteger().with_variant(Integer(), "sqlite")

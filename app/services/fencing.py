@@ -7,7 +7,10 @@ owned the table. So taking a table raises its fencing token here, in the record 
 and every transaction that writes for the table first checks — with the row locked for
 share, so a new owner's raise waits for it to end — that the token is still its own.
 
-A single process never raises the token and never checks it (it owns every table).
+The token is also the table's epoch: every start of a table's actor raises it, in a single
+process too, and the versions of that run's events carry it (app/tables/events.py), so that
+a version shown before a restart or a takeover never names another event after it. A single
+process never checks it (it owns every table).
 """
 
 from __future__ import annotations

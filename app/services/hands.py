@@ -290,7 +290,9 @@ async def running_hand(session: AsyncSession, table_id: int) -> Hand | None:
 
 
 async def last_version(session: AsyncSession, table: GameTable) -> int:
-    """The table's latest event version: its own record, or a later stored action's."""
+    """The version of the table's last stored change to the game (a deal, an action, a
+    hand's end): its own record, or a later stored action's. Events that are not stored
+    may have had later versions (app/tables/events.py)."""
     latest = await session.scalar(
         select(func.max(HandAction.table_version))
         .join(Hand, Hand.id == HandAction.hand_id)

@@ -72,7 +72,7 @@ from app.tables.commands import (
     Suggest,
     TopUp,
 )
-from app.tables.events import LoggedEvent
+from app.tables.events import LoggedEvent, first_version
 from app.tables.latency import BroadcastTracker, LatencyRecorder
 from app.tables.table import (
     CLOSED,
@@ -159,12 +159,17 @@ class TableActor:
         latency: LatencyRecorder,
         encoders: Encoders,
         writer: ActionWriter,
-        fence: int | None = None,
+        epoch: int,
+        *,
+        fenced: bool = False,
     ) -> None:
         self.table_id = table_id
-        # The fencing token every write checks when several processes serve the club
-        # (app/services/fencing.py); None in a single process.
-        self.fence = fence
+        # This run of the table: the fencing token raised as it started. Its event versions
+        # carry it, so that no version is ever shown for two events (app/tables/events.py).
+        self.epoch = epoch
+        # The token every write checks when several processes serve the club
+        # (app/services/fencing.py); None in a single process, which owns every table.
+        self.fence = epoch if fenced else None
         self.db = db
         # Stores accepted actions, many tables' in one commit (group commit).
         self.writer = writer
@@ -365,7 +370,7 @@ class TableActor:
             pot = await ledger.balance_of(session, table_service.pot_key(self.table_id))
             running = await hand_store.running_hand(session, self.table_id)
             stored = await hand_store.actions_of(session, running.id) if running else []
-            version = await hand_store.last_version(session, table)
+            game_version = await hand_store.last_version(session, table)
         self.table = table
         info = table_service.table_info(table)
         if self._core is None:
@@ -373,13 +378,14 @@ class TableActor:
                 info,
                 seats,
                 pot=pot,
-                version=version,
+                version=first_version(self.epoch),
+                game_version=game_version,
                 encode=self.encoders.event,
                 next_hand_seconds=self.settings.next_hand_seconds,
                 gathering_seconds=self.settings.gathering_seconds,
             )
         else:
-            self._core.reload(info, seats, pot=pot, version=version)
+            self._core.reload(info, seats, pot=pot, game_version=game_version)
         core = self.core
         if running is not None:
             core.restore(

@@ -6,6 +6,14 @@ viewer's versions have gaps, which is fine: a client only remembers the last ver
 A client that reconnects with that version gets the events it missed, or — if they have
 already left the bounded window — `None`, meaning "send a full snapshot instead".
 
+A version names one event forever, across restarts and moves between processes. Not every
+event is stored (a seat taken, a player gone offline), so a table started again cannot know
+the last version its previous run showed; instead each run of a table has an epoch of its
+own (the table's fencing token, raised at every start: app/services/fencing.py), and its
+versions count up from `first_version(epoch)`. A later run's versions are above every
+earlier run's, so a version from a previous run is simply too old to catch up from, and
+its client is sent a full snapshot.
+
 An event is kept as the frame that was sent, encoded once when it is logged (by the
 `encode` the log is given: the wire format is not this module's business): a catching-up
 client is sent the same bytes, and the log holds no dicts for the garbage collector to walk
@@ -23,6 +31,16 @@ from typing import Any
 Viewer = int | None
 # (version, kind, data) -> the event's frame as sent.
 Encode = Callable[[int, str, Mapping[str, Any]], bytes]
+# Versions one run of a table may use. Written in decimal, a version reads as its epoch and
+# its count ("3000000042": the 42nd event of epoch 3); for a million epochs it stays within
+# the 15 digits a reconnecting page may send (app/ws/endpoint.py), a safe integer for
+# JavaScript.
+VERSIONS_PER_EPOCH = 10**9
+
+
+def first_version(epoch: int) -> int:
+    """The version a table's log starts from in `epoch` (its first event is the next one)."""
+    return epoch * VERSIONS_PER_EPOCH
 
 
 @dataclass(frozen=True, slots=True)

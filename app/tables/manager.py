@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from app.services import fencing
 from app.services import tables as table_service
 from app.services.action_writer import ActionWriter
 from app.tables.actor import RuntimeSettings, TableActor
@@ -79,14 +80,16 @@ class TableManager:
             return None
         return actor
 
-    async def actor(self, table_id: int, *, fence: int | None = None) -> TableActor:
+    async def actor(self, table_id: int, *, fenced: bool = False) -> TableActor:
         """The table's actor in this process, started (and its state loaded) if it was not
-        running. `fence`: the fencing token its writes carry (several processes)."""
+        running. Each start raises the table's fencing token: the new run's epoch, which
+        its versions carry; `fenced` (several processes): its writes check the token."""
         async with self._lock:
             actor = self.actors.get(table_id)
             if actor is None or (actor.task is not None and actor.task.done()):
                 async with self.db.transaction() as session:
                     await table_service.get_table(session, table_id)  # NotFound if unknown
+                    epoch = await fencing.take(session, table_id)
                 actor = TableActor(
                     table_id,
                     self.db,
@@ -95,7 +98,8 @@ class TableManager:
                     self.latency,
                     self.encoders,
                     self.writer,
-                    fence,
+                    epoch,
+                    fenced=fenced,
                 )
                 actor.start()
                 self.actors[table_id] = actor

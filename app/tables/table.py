@@ -195,8 +195,10 @@ class TableCore:
         encode: Encode,
         next_hand_seconds: float,
         gathering_seconds: float | None = None,
+        game_version: int | None = None,
     ) -> None:
-        self.encode = encode
+        """`version`: the one the event log starts from (the run's epoch); `game_version`:
+        that of the last stored change to the game, if older (a previous run's)."""
         self.next_hand_seconds = next_hand_seconds
         # The club's gathering countdown (a table may set its own): the wait before a hand
         # when play starts or starts again, so that a player arriving a moment later is
@@ -212,8 +214,9 @@ class TableCore:
         self.hand: RunningHand | None = None
         self.events = EventLog(encode, start_version=version)
         # The version of the last change to the game itself (not chat): actions taken on
-        # an older view are stale.
-        self.game_version = version
+        # an older view are stale. After a restart, a previous run's: the game is as it was
+        # stored then, so an action decided on it (and sent again) is not stale.
+        self.game_version = version if game_version is None else game_version
         self.turn_deadline: float | None = None
         self.next_hand_at: float | None = None
         # The server seed committed to for the hand the countdown leads to.
@@ -242,21 +245,19 @@ class TableCore:
         self.gathering = None
 
     def reload(
-        self, table: TableInfo, seats: Iterable[SeatInfo], *, pot: int, version: int
+        self, table: TableInfo, seats: Iterable[SeatInfo], *, pot: int, game_version: int
     ) -> None:
-        """Back to what is stored (after a write failed): the hand is dropped and the log
-        starts again; the rest of the table stays. The log's version never goes back: the
-        versions shown since the last stored one (people coming and going) must not name
-        other events now."""
+        """Back to what is stored (after a write failed): the hand is dropped and the rest of
+        the table read again, with the version of the last stored change to the game. The
+        log goes on, its version never going back: every event in it was shown (nothing is
+        told before it is stored), and its versions must not name other events now."""
         self.drop_hand()
         self.table = table
         self.driver = driver(table.game)
         self.rules = self.driver.parse_rules(table.rules)
         self.set_seats(seats)
         self.pot = pot
-        version = max(version, self.events.version)
-        self.events = EventLog(self.encode, start_version=version)
-        self.game_version = version
+        self.game_version = game_version
 
     # ------------------------------------------------------------------ table and seats
 

@@ -6,6 +6,17 @@ are parsed into typed messages and handed to the table's actor; what comes back 
 connection is only what its viewer may see. Limits: a frame over 4 KiB is answered with an
 error and the socket is closed (1009); more than a few messages a second earn `rate_limited`
 errors, a sustained flood closes the socket (1008); a member has at most a few sockets open.
+
+Liveness: a frozen process or a silent network cut leaves a TCP connection open for many
+minutes, so each end pings the other (`SALON_WS_PING_SECONDS`) and gives up on it when
+nothing came back in time (`SALON_WS_PING_TIMEOUT_SECONDS`). The two ends use different
+pings, each the one that fits. The server uses the WebSocket protocol's own (Uvicorn's
+`ws_ping_interval` / `ws_ping_timeout`, set by `salon serve`): the browser's network stack
+answers it, even while the page's timers are throttled in a background tab, so only a
+browser that is really gone or cut off is closed — and shown offline, its turns left to
+the timer — and it costs no task per socket here. The page cannot see protocol pings, so
+it sends the application's `ping` and waits for any frame; the timings it uses are sent
+to it in a `liveness` frame, the socket's first (static/js/table/socket.js).
 """
 
 from __future__ import annotations
@@ -28,6 +39,7 @@ from app.security.csrf import origin_allowed
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import auth
 from app.services import tables as table_service
+from app.tables.actor import CLOSE_TABLE_MOVED
 from app.tables.clock import Clock
 from app.tables.commands import (
     Act,
@@ -52,6 +64,7 @@ from app.ws.protocol import (
     DealNowIn,
     EntropyIn,
     ErrorOut,
+    LivenessOut,
     PingIn,
     PongOut,
     ProtocolError,
@@ -75,6 +88,10 @@ CHAT_WINDOW_SECONDS = 10.0
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+# Refusals that mean "the table is moving to another process, or restarting": never final.
+# The socket is closed with 1012 ("service restart"), which the page answers as it answers
+# any lost connection: it reconnects, and finds the table wherever it runs by then.
+COME_BACK_CODES = frozenset({"table_unavailable", "table_moved"})
 
 SESSION_ENDED = ErrorOut(
     code="session_ended", message="Your login has ended: please log in again."
@@ -119,8 +136,12 @@ async def table_socket(websocket: WebSocket, table_id: Id) -> None:
     try:
         actor = await manager.table(table_id)
         await logins.add(socket)
-    except SalonError:
-        await websocket.close(code=CLOSE_POLICY)
+    except SalonError as error:
+        if error.code in COME_BACK_CODES:
+            await websocket.accept()
+            await _refuse(websocket, error)
+        else:
+            await websocket.close(code=CLOSE_POLICY)
         return
     try:
         await websocket.accept()
@@ -146,19 +167,20 @@ async def _serve(
     clock: Clock,
     expires: float,
 ) -> None:
-    version = websocket.query_params.get("version")
+    # The page's ping timings, first of all: it knows them before anything else can go wrong.
+    settings = websocket.app.state.settings
+    connection.send(
+        LivenessOut(
+            ping_seconds=settings.ws_ping_seconds,
+            timeout_seconds=settings.ws_ping_timeout_seconds,
+        ).frame()
+    )
     try:
-        await actor.call(
-            Join(
-                connection,
-                int(version) if version and version.isascii() and version.isdigit() else None,
-            )
-        )
+        await actor.call(Join(connection, _catch_up_from(websocket)))
     except Exception as error:
         if not isinstance(error, SalonError):
             log.exception("table %s: a socket could not join", actor.table_id)
-        await websocket.send_text(error_out(error).decode())
-        await websocket.close(code=CLOSE_POLICY)
+        await _refuse(websocket, error)
         return
     tasks = {
         asyncio.create_task(_write(websocket, connection)),
@@ -180,8 +202,18 @@ async def _serve(
             log.error("table %s: socket ended by an error", actor.table_id, exc_info=fault)
 
 
+async def _refuse(websocket: WebSocket, error: Exception) -> None:
+    """Tell an accepted socket why it cannot join, and close it: with 1012 when the table is
+    moving or restarting (the page comes back), 1008 otherwise."""
+    come_back = isinstance(error, SalonError) and error.code in COME_BACK_CODES
+    await websocket.send_text(error_out(error).decode())
+    await websocket.close(code=CLOSE_TABLE_MOVED if come_back else CLOSE_POLICY)
+
+
 def _catch_up_from(websocket: WebSocket) -> int | None:
-    """`?version=N` (ASCII digits only): the version a reconnecting page last saw."""
+    """`?version=N` (ASCII digits only): the version a reconnecting page last saw. Longer
+    than a version can be (app/tables/events.py), it is no version: the page gets a full
+    view."""
     version = websocket.query_params.get("version", "")
     return int(version) if re.fullmatch(r"[0-9]{1,15}", version) else None
 

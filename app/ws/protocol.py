@@ -6,7 +6,7 @@ seed, docs/fair-shuffle.md), `suggest` (practice tables), `deal_now` (cut the ga
 countdown). Server → client: `snapshot` (the viewer's whole view and the table version),
 `event` (versioned), `hand_log` (on every connection: the running hand's events this viewer
 may see, to rebuild its log), `error` (a stable code and a sentence), `chat`, `pong`,
-`suggestion`.
+`suggestion`, `liveness` (first: how often the page pings, how long it waits).
 Frames are parsed here, before anything reaches a table: an oversized, malformed or unknown
 frame becomes a `ProtocolError` and never disturbs play.
 """
@@ -247,3 +247,12 @@ class SuggestionOut(_ServerMessage):
 class PongOut(_ServerMessage):
     type: Literal["pong"] = "pong"
     nonce: int | None = None
+
+
+class LivenessOut(_ServerMessage):
+    """A socket's first frame: how often the page pings, and how long after a ping it waits
+    for any frame before it takes the connection for lost and reconnects."""
+
+    type: Literal["liveness"] = "liveness"
+    ping_seconds: float
+    timeout_seconds: float

@@ -1,7 +1,14 @@
 // The table WebSocket with automatic reconnection. On a reconnect the client sends the last
 // version it saw, so the server replays the events it missed (or sends a fresh snapshot).
+//
+// A frozen server or a silent network cut leaves the socket open for minutes with nothing
+// coming through, while the others play on. So the page pings, and when no frame at all has
+// come within a few seconds of a ping (or of opening the socket), it takes the connection
+// for lost and reconnects, as after a close — perhaps to another of the club's processes.
+// The server says how often and how long in a `liveness` frame; until then, these.
 
-const PING_MS = 20000;
+const PING_MS = 10000;
+const TIMEOUT_MS = 5000;
 const MAX_BACKOFF_MS = 8000;
 // The server closed us for a reason a retry will not cure.
 const FINAL_CODES = new Set(["no_spectators", "table_closed", "too_many_connections", "session_ended"]);
@@ -24,6 +31,10 @@ export class TableSocket {
     this.stopped = false;
     this.ws = null;
     this.pinger = null;
+    this.pingMs = PING_MS;
+    this.timeoutMs = TIMEOUT_MS;
+    // The pending "lost unless a frame comes first" timer.
+    this.deadline = null;
     this.ids = 0;
   }
 
@@ -37,17 +48,27 @@ export class TableSocket {
     const ws = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${this.tableId}${query}`);
     this.ws = ws;
     this.onStatus(this.version === null ? "connecting" : "reconnecting");
+    // A server that takes the connection but never answers holds it in "connecting" for ever.
+    this.expectFrame(ws, this.pingMs + this.timeoutMs);
     ws.addEventListener("open", () => {
       this.backoff = 500;
       this.onStatus("open");
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      this.startPinging(ws);
     });
     ws.addEventListener("message", (message) => {
+      if (this.ws !== ws) return;
+      clearTimeout(this.deadline);
+      this.deadline = null;
       let frame;
       try {
         frame = JSON.parse(message.data);
       } catch {
+        return;
+      }
+      if (frame.type === "liveness") {
+        this.pingMs = frame.ping_seconds * 1000;
+        this.timeoutMs = frame.timeout_seconds * 1000;
+        this.startPinging(ws);
         return;
       }
       if (typeof frame.version === "number" && (frame.type === "snapshot" || frame.type === "event")) {
@@ -59,12 +80,48 @@ export class TableSocket {
       this.onFrame(frame);
     });
     ws.addEventListener("close", () => {
-      clearInterval(this.pinger);
       if (this.ws !== ws || this.stopped) return;
-      this.onStatus("reconnecting", this.backoff);
-      setTimeout(() => this.connect(), this.backoff);
-      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+      this.retry();
     });
+  }
+
+  /** @param {WebSocket} ws */
+  startPinging(ws) {
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => {
+      if (this.send({ type: "ping" })) this.expectFrame(ws, this.timeoutMs);
+    }, this.pingMs);
+  }
+
+  /**
+   * Unless a frame comes within `ms`, `ws` is lost (an earlier deadline stands).
+   * @param {WebSocket} ws
+   * @param {number} ms
+   */
+  expectFrame(ws, ms) {
+    if (this.deadline === null) this.deadline = setTimeout(() => this.lost(ws), ms);
+  }
+
+  /**
+   * Nothing came through in time: leave the socket (its close may itself never complete
+   * behind a frozen server, so no one waits for it) and reconnect.
+   * @param {WebSocket} ws
+   */
+  lost(ws) {
+    if (this.ws !== ws || this.stopped) return;
+    this.ws = null;
+    ws.close();
+    this.retry();
+  }
+
+  /** Try again after the current backoff, which grows up to MAX_BACKOFF_MS. */
+  retry() {
+    clearInterval(this.pinger);
+    clearTimeout(this.deadline);
+    this.deadline = null;
+    this.onStatus("reconnecting", this.backoff);
+    setTimeout(() => this.connect(), this.backoff);
+    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
   }
 
   /** Send a message; false when the socket is not open (the caller says so to the user). */
@@ -98,6 +155,7 @@ export class TableSocket {
   stop(detail) {
     this.stopped = true;
     clearInterval(this.pinger);
+    clearTimeout(this.deadline);
     this.onStatus("stopped", detail);
     this.ws?.close();
   }
