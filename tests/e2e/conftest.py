@@ -189,9 +189,9 @@ def shot() -> Shot:
     """Save full-page screenshots under var/screenshots/ to look at after the run."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(page: Page, name: str) -> Path:
+    def take(page: Page, name: str, *, full_page: bool = True) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=path, full_page=True)
+        page.screenshot(path=path, full_page=full_page)
         return path
 
     return take

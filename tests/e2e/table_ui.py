@@ -10,7 +10,7 @@ import re
 import secrets
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -24,6 +24,7 @@ from tests.e2e.ui import (
     approve,
     grant_chips,
     log_in,
+    open_menu,
     register,
 )
 
@@ -49,19 +50,27 @@ def create_table(page: Page, base: str, *, name: str, game: str, seats: int) -> 
     return int(page.url.rsplit("/", 1)[1])
 
 
+def table_option(page: Page, role: Literal["button", "link"], name: str) -> Locator:
+    """A link or button of the table's bar, where a player finds it: in the bar on a laptop,
+    in the table's menu on a phone (opened first). An option that acts folds the menu
+    again; a switch (sound, notifications…) leaves it open (`fold_menu`)."""
+    open_menu(page)
+    return page.locator("#table-options").get_by_role(role, name=name, exact=True)
+
+
 def open_paused_table(page: Page, base: str, *, name: str, game: str, seats: int) -> int:
     """As an admin: open a table and pause it at once, so that players can sit down before
     the first hand is dealt (the admin resumes it with `resume`)."""
     table_id = create_table(page, base, name=name, game=game, seats=seats)
-    page.get_by_role("button", name="Pause").click()
-    expect(page.get_by_role("button", name="Resume")).to_be_visible()
+    table_option(page, "button", "Pause").click()
+    expect(page.locator("#pause-table")).to_have_text("Resume")
     return table_id
 
 
 def resume(page: Page) -> None:
     """As an admin, on the table's page: resume play."""
-    page.get_by_role("button", name="Resume").click()
-    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    table_option(page, "button", "Resume").click()
+    expect(page.locator("#pause-table")).to_have_text("Pause")
 
 
 def table_row(page: Page, table_id: int) -> Locator:

@@ -20,7 +20,7 @@ from tests.e2e.table_ui import (
     member_at_table,
     table_row,
 )
-from tests.e2e.ui import DESKTOP, PHONE, NewPage, Shot, log_in
+from tests.e2e.ui import DESKTOP, PHONE, NewPage, Shot, fold_menu, log_in, open_menu
 from tests.live import RestartableServer, demo_password
 
 HAND_TIMEOUT_MS = 30_000
@@ -96,8 +96,10 @@ def test_a_member_practises_a_whole_hand_against_bots_with_the_coach(
     form.get_by_label("Players, you included").fill("3")
     form.get_by_label("Bots play").select_option("club")
     form.get_by_role("button", name="Start practising").click()
-    expect(page.get_by_test_id("practice-banner")).to_be_visible()
     expect(page.locator(".seat .tag", has_text="Bot")).to_have_count(2)
+    open_menu(page)  # on a phone the banner is in the table's menu
+    expect(page.get_by_test_id("practice-banner")).to_be_visible()
+    fold_menu(page)
     expect(page.locator("#hand-info")).to_contain_text("Hand 1", timeout=HAND_TIMEOUT_MS)
 
     why_seen = False

@@ -1,5 +1,5 @@
 """Past hands in Chromium: a hand of each game is played by clicks, then a player opens
-"My hands" from the table's bar (on a laptop and on a phone), replays the hand step by
+"My hands" from the table's bar (on a laptop; from its menu on a phone), replays the hand step by
 step on the felt, and checks the shuffle with Verify; an admin finds a hand by member and
 date and sees every card. What is checked is what a person sees: shown, inside the window,
 not covered, no page wider than the window."""
@@ -17,9 +17,18 @@ from tests.e2e.table_ui import (
     acting,
     expect_usable,
     seat_players,
+    table_option,
     to_act,
 )
-from tests.e2e.ui import LiveServer, NewPage, Shot, log_in, reveal_each_hand, serious_violations
+from tests.e2e.ui import (
+    LiveServer,
+    NewPage,
+    Shot,
+    fold_menu,
+    log_in,
+    reveal_each_hand,
+    serious_violations,
+)
 
 
 def fits_the_window(page: Page) -> None:
@@ -61,15 +70,16 @@ def open_my_hands_from_the_table(page: Page, shot: Shot, table_name: str, name: 
     """The next hand is dealt: the last one stays one click away (Last hand opens its
     result again, which links to its page), and so does My hands."""
     expect(page.locator("#hand-info")).to_contain_text("Hand 2", timeout=DEAL_TIMEOUT_MS)
-    last = page.get_by_role("button", name="Last hand", exact=True)
+    last = table_option(page, "button", "Last hand")  # in the menu on a phone
     seen(last)
     if page.locator("#result").is_hidden():  # still shown before the next hand's cards
         last.click()
+    fold_menu(page)
     link = page.locator("#result").get_by_role("link", name="Open this hand")
     seen(link)
     assert re.search(r"/hands/\d+$", link.get_attribute("href") or "")
     shot(page, name)
-    mine = page.locator(".table-bar").get_by_role("link", name="My hands", exact=True)
+    mine = table_option(page, "link", "My hands")
     seen(mine)
     mine.click()
     expect(page.get_by_role("heading", name="My hands", level=1)).to_be_visible()

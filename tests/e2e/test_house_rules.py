@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.table_ui import table_option
 from tests.e2e.ui import (
     DESKTOP,
     PHONE,
@@ -17,6 +18,7 @@ from tests.e2e.ui import (
     Screen,
     Shot,
     log_in,
+    open_menu,
     serious_violations,
 )
 
@@ -94,8 +96,9 @@ def test_an_admin_makes_house_rules_and_opens_a_table_with_them(
     expect(line).to_contain_text("Ante 2 chips")
     expect(line).to_contain_text("play or pass: committed secretly, all at once")
     expect(line).to_contain_text("trump card: an extra card that belongs to no one")
+    open_menu(page)  # on a phone the rules line is in the table's menu
     shot(page, f"house-rules-table-{device}")
-    line.get_by_role("link", name="rules", exact=True).click()
+    table_option(page, "link", "rules").click()
     expect(page.get_by_role("heading", name=f"House rules of {name} table")).to_be_visible()
     listing = page.get_by_test_id("rules-listing")
     for label, words in [

@@ -2,7 +2,8 @@
 the pot, the stake to match, their cards and every control are on screen together, each
 control a 44 px tap target; eight seats fit around the felt with their tags, the dealer's
 button beside the avatar; the table's options show whole labels; and no card flying to the
-trick's winner widens the page (on a laptop either)."""
+trick's winner widens the page (on a laptop either). The phone's first screen and its menu:
+test_table_menu.py."""
 
 from __future__ import annotations
 
@@ -334,51 +335,3 @@ def test_trick_cards_never_widen_the_page(
     assert flights >= 10, "not enough tricks were played"
     for page in pages:
         assert page.evaluate("window.widest") == 0, page.viewport_size
-
-
-FIRST_SCREEN = """() => {
-    window.scrollTo(0, 0);
-    const box = (el) => {
-        const r = el.getBoundingClientRect();
-        return [r.left, r.top, r.right, r.bottom];
-    };
-    const brand = document.querySelector('.topbar .brand');
-    return {
-        height: innerHeight, width: innerWidth,
-        felt: box(document.getElementById('felt')),
-        me: box(document.querySelector('#seats .seat--me')),
-        cards: [...document.querySelectorAll('#my-hand span.card')].map(box),
-        brand: [brand.textContent, brand.scrollWidth, brand.clientWidth],
-    };
-}"""
-
-
-def test_the_phones_first_screen_is_the_felt_and_the_players_own_place(
-    live_server: LiveServer, new_page: NewPage, shot: Shot
-) -> None:
-    """On a 375x667 phone, mid-hand and without scrolling: the felt starts near the top,
-    the player's own seat and cards are on the screen; the club's name is whole; the
-    table's options are still there, after the table."""
-    owner, _, players = quick_table(
-        live_server,
-        new_page,
-        game="bourre",
-        seats=3,
-        names=["Ida", "Jules", "Kiki"],
-        screens=[PHONE, DESKTOP, DESKTOP],
-    )
-    phone = players[0][0]
-    resume(owner)
-    expect(phone.locator("#my-hand span.card").first).to_be_visible(timeout=20_000)
-    phone.wait_for_timeout(800)  # a turn may scroll the page: the test scrolls back
-    found: dict[str, Any] = phone.evaluate(FIRST_SCREEN)
-    shot(phone, "phone-first-screen")
-    assert found["felt"][1] <= 100, found["felt"]
-    for what, b in [("own seat", found["me"]), *(("card", c) for c in found["cards"])]:
-        assert b[0] >= -0.5 and b[2] <= found["width"] + 0.5, (what, b)
-        assert b[1] >= -0.5 and b[3] <= found["height"] + 0.5, (what, b)
-    text, scroll_width, client_width = found["brand"]
-    assert scroll_width <= client_width, f"the club's name {text!r} is cut"
-    expect(phone.get_by_role("button", name="Sit out")).to_be_attached()
-    phone.get_by_role("button", name="Sit out").scroll_into_view_if_needed()
-    expect(phone.get_by_role("button", name="Sit out")).to_be_in_viewport()

@@ -14,7 +14,7 @@ from tests.e2e.table_ui import (
     my_cards,
     open_paused_table,
 )
-from tests.e2e.ui import NewPage, Shot, log_in
+from tests.e2e.ui import NewPage, Shot, fold_menu, log_in, open_menu
 from tests.live import RestartableServer, demo_password
 
 
@@ -49,13 +49,16 @@ def test_the_table_reconnects_and_resumes_after_a_server_restart(
         assert box is not None and below is not None and box["y"] < below["y"]
     shot(pages[1], "bourre-reconnecting-phone")
     phone = pages[1]
-    # On the phone every option of the table's bar is whole and tappable, and the top bar
-    # is one line.
+    # On the phone every option of the table's menu is whole and tappable, and the bar
+    # above the felt is one line.
+    open_menu(phone)
     for button in phone.locator(".table-menu button").all():
         box = button.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, box
         assert box["height"] >= 44
-    top = phone.locator("header.topbar").bounding_box()
+    expect(phone.locator("#connection")).to_be_visible()
+    fold_menu(phone)
+    top = phone.locator(".table-bar").bounding_box()
     assert top is not None and top["height"] < 56, top
     demo_server.start()
     for page in pages:

@@ -1,7 +1,7 @@
 """The last hand's result stays readable for the whole pause before the next deal, until
 the player closes it or the next hand's cards are dealt; "Last hand" in the table's bar
-opens it again, in the next hand too. On a phone its rows, its points line and its
-countdown lie inside the window and nothing covers them."""
+(in its menu on a phone) opens it again, in the next hand too. On a phone its rows, its
+points line and its countdown lie inside the window and nothing covers them."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from tests.e2e.table_ui import (
     expect_readable,
     play_out_bourre_hand,
     seat_players,
+    table_option,
     to_act,
 )
 from tests.e2e.ui import LiveServer, NewPage, Shot
@@ -71,11 +72,12 @@ def test_the_result_stays_until_closed_or_needed_and_reopens(
     assert first is not None
     waiting = [p for p in pages if p is not first]
 
-    # "Last hand" opens it again in the middle of the next hand (no countdown then).
+    # "Last hand" opens it again in the middle of the next hand (no countdown then); on a
+    # phone it is in the table's menu (which folds as the result opens).
     reader = waiting[-1]
-    last = reader.get_by_role("button", name="Last hand")
+    last = reader.locator("#last-hand")
     expect(last).to_have_attribute("aria-expanded", "false")
-    last.click()
+    table_option(reader, "button", "Last hand").click()
     expect(reader.locator("#result")).to_be_visible()
     expect(reader.locator("#result h2")).to_have_text("Hand 1")
     expect(reader.locator("#next-hand")).to_have_text("")
@@ -86,13 +88,13 @@ def test_the_result_stays_until_closed_or_needed_and_reopens(
     reader.get_by_role("button", name="Close the result").click()
     expect(reader.locator("#result")).to_be_hidden()
     expect(last).to_have_attribute("aria-expanded", "false")
-    last.click()
+    table_option(reader, "button", "Last hand").click()
     expect(reader.locator("#result")).to_be_visible()
-    last.click()
+    table_option(reader, "button", "Last hand").click()
     expect(reader.locator("#result")).to_be_hidden()
 
     # The player who acted first can reopen it too, and it is the same result.
-    first.get_by_role("button", name="Last hand").click()
+    table_option(first, "button", "Last hand").click()
     expect(first.locator("#result h2")).to_have_text("Hand 1")
     assert first.evaluate(NO_SIDEWAYS)
 
@@ -102,7 +104,7 @@ def test_the_result_stays_until_closed_or_needed_and_reopens(
     for page in pages:
         panel = page.locator("#result")
         if panel.is_hidden():
-            page.get_by_role("button", name="Last hand").click()
+            table_option(page, "button", "Last hand").click()
         panel.evaluate(LONGER)
         panel.scroll_into_view_if_needed()  # the page may be scrolled to the player's turn
         expect(panel).to_be_in_viewport(ratio=1)
@@ -125,6 +127,6 @@ def test_a_reloaded_page_reopens_the_last_hand_from_its_history(
     phone.reload()
     expect(phone.locator("#connection")).to_have_text("Connected")
     expect(phone.locator("#result")).to_be_hidden()
-    phone.get_by_role("button", name="Last hand").click()
+    table_option(phone, "button", "Last hand").click()
     expect(phone.locator("#result h2")).to_have_text("Hand 1")
     expect(phone.locator("#result .result-players li").first).to_be_visible()

@@ -18,8 +18,16 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.table_ui import act, call_api, quick_table, resume, to_act, wait_for_the_deal
-from tests.e2e.ui import DESKTOP, PHONE, LiveServer, NewPage, Shot, log_in
+from tests.e2e.table_ui import (
+    act,
+    call_api,
+    quick_table,
+    resume,
+    table_option,
+    to_act,
+    wait_for_the_deal,
+)
+from tests.e2e.ui import DESKTOP, PHONE, LiveServer, NewPage, Shot, fold_menu, log_in
 
 SHELL_URLS = """async () => {
     const urls = [];
@@ -230,13 +238,14 @@ def test_a_turn_out_of_view_is_called_by_title_icon_vibration_and_notification(
         expect(page.locator("#connection")).to_have_text("Connected")
         titles[page] = page.title()
         assert calls(page)["permission"] == 0, "asked for permission on load"
-        button = page.get_by_role("button", name="Notify me on my turn")
+        button = table_option(page, "button", "Notify me on my turn")  # in a phone's menu
         expect(button).to_have_attribute("aria-pressed", "false")
         button.click()
         expect(button).to_have_attribute("aria-pressed", "true")
         assert calls(page)["permission"] == 1
     shot(pages[0], "table-notify-laptop")
     shot(pages[1], "table-notify-phone")
+    fold_menu(pages[1])
     plain_icon = icon_href(pages[0])
     assert "favicon-32.png" in plain_icon
 

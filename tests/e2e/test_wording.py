@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.table_ui import DEAL_TIMEOUT_MS, seat_players_with_timer
+from tests.e2e.table_ui import DEAL_TIMEOUT_MS, seat_players_with_timer, table_option
 from tests.e2e.ui import LiveServer, NewPage, Shot
 
 RESULT_TEXT = """async (report) => {
@@ -134,13 +134,13 @@ def test_a_timeout_is_said_with_display_names_after_a_player_stands_up(
     # table knew them, in the last hand's result.
     leaver = pages[-1]
     leaver.once("dialog", lambda dialog: dialog.accept())
-    leaver.get_by_role("button", name="Stand up").click()
+    table_option(leaver, "button", "Stand up").click()  # in the phone's menu
     expect(pages[0].locator(".seat-name", has_text=re.compile(f"^{names[-1]}$"))).to_have_count(0)
     other = pages[1]
     other.reload()
     expect(other.locator("#connection")).to_have_text("Connected")
     if other.locator("#result").is_hidden():
-        other.get_by_role("button", name="Last hand").click()
+        table_option(other, "button", "Last hand").click()
     result = other.locator("#result")
     expect(result.locator(".result-timeouts")).to_contain_text(f"{names[-1]} timed out")
     text = result.inner_text()

@@ -46,9 +46,10 @@ class NewPage(Protocol):
 
 
 class Shot(Protocol):
-    """Save a full-page screenshot as var/screenshots/<name>.png; return its path."""
+    """Save a screenshot of the whole page (`full_page=False`: of the window, the first
+    screen as a person sees it) as var/screenshots/<name>.png; return its path."""
 
-    def __call__(self, page: Page, name: str) -> Path: ...
+    def __call__(self, page: Page, name: str, *, full_page: bool = True) -> Path: ...
 
 
 def register(page: Page, base: str, username: str, password: str, display_name: str) -> bool:
@@ -84,7 +85,9 @@ def log_in(page: Page, base: str, username: str, password: str) -> None:
 
 
 def open_admin(page: Page) -> None:
-    """Open the admin dashboard from the top bar (the page must be an admin's)."""
+    """Open the admin dashboard from the top bar (the page must be an admin's; at a table
+    on a phone, from the table's menu)."""
+    open_menu(page)
     page.get_by_role("link", name="Admin", exact=True).click()
     expect(page.get_by_role("heading", name="Club admin", level=1)).to_be_visible()
 
@@ -157,3 +160,22 @@ def serious_violations(page: Page) -> list[str]:
         for v in results.response["violations"]
         if v["impact"] in SERIOUS
     ]
+
+
+def open_menu(page: Page) -> None:
+    """At a table on a phone, open the table's menu (where the table's bar is folded)
+    unless it is open; on a laptop the bar is whole, other pages have no menu: nothing to
+    do."""
+    page.wait_for_load_state("domcontentloaded")  # the page's scripts are listening
+    menu = page.get_by_role("button", name="Menu", exact=True)
+    if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
+        menu.click()
+        expect(menu).to_have_attribute("aria-expanded", "true")
+
+
+def fold_menu(page: Page) -> None:
+    """On a phone, close the table's menu if it is open (Escape, as a keyboard does)."""
+    menu = page.locator("#menu-toggle")  # on a laptop too, where it is not shown
+    if menu.get_attribute("aria-expanded") == "true":
+        page.keyboard.press("Escape")
+        expect(menu).to_have_attribute("aria-expanded", "false")
