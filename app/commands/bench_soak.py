@@ -68,7 +68,7 @@ from app.commands.bench_servers import (
     start_server,
     wait_healthy,
 )
-from app.commands.soak_verdict import Life, Verdict, judge, unexpected_errors
+from app.commands.soak_verdict import Life, Verdict, judge, unexpected_errors, who
 from app.db.models import Hand, HandAction
 from app.db.session import Database
 from app.engine.registry import driver
@@ -123,7 +123,7 @@ class Figures:
 
 class Servers:
     """The `salon serve` processes, each on its own port for the whole run; one killed is
-    started again on the same port. Their memory, sampled, life by life."""
+    started again on the same port. Their memory, sampled."""
 
     def __init__(self, env: dict[str, str], data_dir: str, processes: int) -> None:
         self.env = env
@@ -132,15 +132,13 @@ class Servers:
         self.bases = [f"http://127.0.0.1:{port}" for port in self.ports]
         self.running: list[subprocess.Popen[bytes]] = []
         self.down: set[int] = set()
-        self.lives: list[tuple[int, list[tuple[float, float]]]] = []
-        self._life_of: list[int] = []
         self.curve: list[tuple[float, list[float | None]]] = []
+        # Processes found stopped without being killed (said once each).
+        self.died: dict[int, str] = {}
 
     async def start(self) -> None:
         for n, port in enumerate(self.ports):
             self.running.append(start_server(self.env, port, self.logs[n]))
-            self._life_of.append(len(self.lives))
-            self.lives.append((n, []))
         for n, server in enumerate(self.running):
             await wait_healthy(server, self.bases[n], self.logs[n])
 
@@ -150,8 +148,6 @@ class Servers:
         self.running[n].send_signal(signal.SIGKILL)
         await asyncio.to_thread(self.running[n].wait)
         self.running[n] = start_server(self.env, self.ports[n], self.logs[n])
-        self._life_of[n] = len(self.lives)
-        self.lives.append((n, []))
         await wait_healthy(self.running[n], self.bases[n], self.logs[n])
         self.down.discard(n)
 
@@ -165,10 +161,26 @@ class Servers:
             if n not in self.down and server.poll() is None:
                 with contextlib.suppress(OSError, RuntimeError):
                     mb = rss_mb(server.pid)
-            if mb is not None:
-                self.lives[self._life_of[n]][1].append((at, mb))
+            elif n not in self.down:
+                self.died.setdefault(
+                    n,
+                    f"process {n} stopped by itself by {at:.0f} s (status "
+                    f"{server.returncode}); see {self.logs[n]}",
+                )
             row.append(mb)
         self.curve.append((at, row))
+
+    def memory(self) -> Life:
+        """What the verdict judges: one process's curve, or the sum of several's over the
+        samples where all were up (app/commands/soak_verdict.py says why)."""
+        if len(self.running) == 1:
+            return Life(0, tuple((at, row[0]) for at, row in self.curve if row[0] is not None))
+        full = [
+            (at, round(sum(mb for mb in row if mb is not None), 1))
+            for at, row in self.curve
+            if None not in row
+        ]
+        return Life(None, tuple(full), processes=len(self.running))
 
     def stop(self) -> None:
         for server in self.running:
@@ -415,9 +427,9 @@ class Member:
         self.figures.actions_sent += 1
         await seat.ws.send(orjson.dumps(action | choose(legal, self.rng)).decode())
         await seat.ws.send(orjson.dumps({"type": "ping", "nonce": sent}).decode())
-        while not seat.closed and sent not in seat.pongs:
-            if not await self._wait(seat, 10.0):
-                break
+        deadline = time.monotonic() + RETRY_SECONDS
+        while not seat.closed and sent not in seat.pongs and time.monotonic() < deadline:
+            await self._wait(seat, 1.0)
         if sent in seat.pongs and client_id not in seat.refused:
             self.figures.acknowledged.setdefault(self.user_id, []).append(client_id)
         elif not seat.closed:  # refused or unanswered: look again before choosing again
@@ -513,9 +525,14 @@ async def _counts(db: Database) -> tuple[int, int]:
 
 
 async def _every(seconds: float, until: float, work: Any) -> None:
-    """Run `work()` every `seconds` until `until` (monotonic)."""
+    """Run `work()` every `seconds` from now until `until` (monotonic), on a fixed beat: a
+    slow `work()` (a process starting again) does not push the next ones later; one slower
+    than the beat is followed by a full period's rest, not by the beats it missed."""
+    wake = time.monotonic()
     while True:
-        wake = time.monotonic() + seconds
+        wake += seconds
+        if wake < time.monotonic():
+            wake = time.monotonic() + seconds
         if wake >= until:
             return
         await asyncio.sleep(wake - time.monotonic())
@@ -614,11 +631,12 @@ async def _soak(url: str, soak: Soak, cluster: Cluster | None) -> dict[str, Any]
     kills_expected = int(soak.minutes // soak.kill_every) if cluster and soak.kill_every else 0
     # The last kill may fall too near the end to be done: one short is no failure.
     verdict = judge(
-        [Life(n, tuple(samples)) for n, samples in servers.lives],
+        [servers.memory()],
         figures.errors,
         [audit["problems"] for audit in figures.audits],
-        lost + figures.failed_requests,
+        lost,
         figures.stuck,
+        [*figures.failed_requests, *servers.died.values()],
         hands,
         max(0, kills_expected - 1) if cluster else 0,
         figures.kills,
@@ -657,6 +675,7 @@ def _summary(
         "refused_requests": dict(sorted(figures.refusals.items())),
         "unexpected_error_frames": unexpected_errors(figures.errors),
         "failed_requests": figures.failed_requests,
+        "processes_died": list(servers.died.values()),
         "kills": figures.kills,
         "audits": figures.audits,
         "stuck": figures.stuck,
@@ -721,7 +740,7 @@ def _print(summary: dict[str, Any], soak: Soak) -> None:
         print(f"{at / 60:5.1f} {cells}")
     for g in summary["memory"]:
         print(
-            f"  process {g['process']} (from {g['started_s'] / 60:.1f} min): middle third "
+            f"  {who(g['process'])}: middle third "
             f"{g['middle_mb']} MB, last third {g['last_mb']} MB ({g['grown_mb']:+} MB, "
             f"allowed {g['allowed_mb']} MB)"
         )

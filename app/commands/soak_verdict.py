@@ -1,18 +1,24 @@
 """What ``salon bench soak`` concludes from what it saw: pure, so the verdict is tested alone.
 
-- **Memory flat.** Each server process's resident memory is sampled; a process killed and
-  started again begins a new *life*. A life is judged once it has `MIN_SAMPLES` samples:
-  its first third is the warm-up (tables loaded, caches and the interpreter's arenas
-  filled, the latency recorder's window filling up), and the median of its last third may
-  exceed the median of its middle third by at most `GROWTH_PERCENT` of it or
-  `GROWTH_MB`, whichever is larger. Medians, not the last sample: the collector and the
-  allocator make the curve saw-toothed, and one peak is no leak; a leak proportional to
-  the play shows as a steady rise between the thirds. The megabytes cover short runs
-  (a few megabytes of noise is a large share of a few minutes' growth); the percentage,
-  a club's hour. No life long enough to judge: the run proves nothing, and fails.
+- **Memory flat.** Each server process's resident memory is sampled. One process is
+  judged over the run; several are judged *together*, on the samples where every one of
+  them was up: a process killed and started again comes back small, and the others grow
+  by the tables they took over from it, so no single process's curve says anything of a
+  leak, while the sum does once every process has been killed and started again a few
+  times (a kill every five minutes: four per third of an hour). The curve is judged once
+  it has `MIN_SAMPLES` samples: its first third is the warm-up (tables loaded, caches and
+  the interpreter's arenas filled, the latency recorder's window filling up, and with
+  several processes each one's high-water mark of tables reached), and the median of its
+  last third may exceed the median of its middle third by at most `GROWTH_PERCENT` of it
+  or `GROWTH_MB` a process, whichever is larger. Medians, not the last sample: the
+  collector and the allocator make the curve saw-toothed, and one peak is no leak; a leak
+  proportional to the play shows as a steady rise between the thirds. The megabytes cover
+  short runs (a few megabytes of noise is a large share of a few minutes' growth); the
+  percentage, a club's hour. A curve too short to judge: the run proves nothing, and fails.
 - **No error frames but refusals.** `REFUSALS` are the codes a well-behaved client may be
   answered with under load and while processes are killed; any other code fails the run.
-- **Audits clean, nothing lost, no table stuck, hands played.** As measured by the run.
+- **Audits clean, nothing lost, no table stuck, no incident, hands played.** As measured
+  by the run.
 """
 
 from __future__ import annotations
@@ -32,9 +38,11 @@ REFUSALS = frozenset(
         # Asked between hands, answered once a hand had started (a top-up, a seat).
         "hand_in_progress",
         # The table is being read back from the database after its process was killed, or
-        # is moving to another process: "try again shortly", and the page does.
+        # is moving to another process (or has: the old owner's fence refuses): "try again
+        # shortly", or "reconnecting", and the page does.
         "storage_unavailable",
         "table_unavailable",
+        "table_moved",
         # The limits on messages and on sockets per member (a socket of a killed process
         # may still count a moment): refusals by design.
         "rate_limited",
@@ -49,15 +57,17 @@ GROWTH_MB = 8.0
 
 @dataclass(frozen=True, slots=True)
 class Life:
-    """One server process from its start to its kill (or the end of the run)."""
+    """The memory of the server: one process's, or (`process` None) the sum of `processes`
+    processes' while all were up."""
 
-    process: int
+    process: int | None
     samples: tuple[tuple[float, float], ...]  # (seconds into the run, RSS in MB)
+    processes: int = 1
 
 
 @dataclass(frozen=True, slots=True)
 class Growth:
-    process: int
+    process: int | None
     started: float  # seconds into the run
     middle_mb: float
     last_mb: float
@@ -72,6 +82,10 @@ class Growth:
         return self.grown_mb <= self.allowed_mb
 
 
+def who(process: int | None) -> str:
+    return "the processes together" if process is None else f"process {process}"
+
+
 def growth(life: Life) -> Growth | None:
     """How much `life` grew from its middle third to its last (None: too short to say)."""
     rss = [mb for _, mb in life.samples]
@@ -80,7 +94,7 @@ def growth(life: Life) -> Growth | None:
     third = len(rss) // 3
     middle = statistics.median(rss[third : 2 * third])
     last = statistics.median(rss[2 * third :])
-    allowed = max(middle * GROWTH_PERCENT / 100, GROWTH_MB)
+    allowed = max(middle * GROWTH_PERCENT / 100, GROWTH_MB * life.processes)
     return Growth(
         life.process, life.samples[0][0], round(middle, 1), round(last, 1), round(allowed, 1)
     )
@@ -107,25 +121,27 @@ def judge(
     audits: Sequence[Sequence[str]],
     lost: Sequence[str],
     stuck: Sequence[str],
+    incidents: Sequence[str],
     hands: int,
     kills_expected: int,
     kills_done: int,
 ) -> Verdict:
     """The soak's verdict. `audits`: each audit's problems (none: clean); `lost`: the
     acknowledged actions not stored exactly once, said; `stuck`: the tables that stopped
-    dealing, said."""
+    dealing, said; `incidents`: anything else that went wrong (a request failed, a member
+    could not play on, a process died that was not killed), said."""
     failures: list[str] = []
     growths = [g for g in (growth(life) for life in lives) if g is not None]
     if not growths:
         failures.append(
-            f"memory not judged: no process lived {MIN_SAMPLES} samples "
+            f"memory not judged: fewer than {MIN_SAMPLES} samples "
             "(a longer run, or a shorter --sample-seconds)"
         )
     for g in growths:
         if not g.flat:
             failures.append(
-                f"memory grew: process {g.process} (started at {g.started:.0f} s) went from "
-                f"{g.middle_mb} MB to {g.last_mb} MB (+{g.grown_mb} MB, over {g.allowed_mb} MB)"
+                f"memory grew: {who(g.process)} went from {g.middle_mb} MB to {g.last_mb} MB "
+                f"(+{g.grown_mb} MB, over {g.allowed_mb} MB)"
             )
     other = unexpected_errors(errors)
     if other:
@@ -144,6 +160,8 @@ def judge(
         failures.append(f"{len(lost)} acknowledged action(s) not stored once, e.g.: {lost[0]}")
     if stuck:
         failures.append(f"{len(stuck)} table(s) stopped dealing, e.g.: {stuck[0]}")
+    if incidents:
+        failures.append(f"{len(incidents)} incident(s), e.g.: {incidents[0]}")
     if hands <= 0:
         failures.append("no hand was played")
     if kills_done < kills_expected:

@@ -17,7 +17,7 @@ def _soak(tmp_path: Path, *options: str) -> tuple[dict[str, Any], str]:
     url = create_postgres_database()
     try:
         result = salon(
-            "bench", "soak", "--database-url", url, "--minutes", "0.4", "--tables", "4",
+            "bench", "soak", "--database-url", url, "--minutes", "0.3", "--tables", "4",
             "--sample-seconds", "2", *options,
             env=salon_env(tmp_path),
         )  # fmt: skip
@@ -37,7 +37,7 @@ def _assert_clean(summary: dict[str, Any], stdout: str) -> None:
     assert summary["failed_requests"] == [] and summary["unexpected_error_frames"] == {}
     assert summary["audits"] and all(audit["ok"] for audit in summary["audits"])
     assert summary["stuck"] == []
-    # The memory curve, one column per process, and each life long enough judged.
+    # The memory curve, one column per process, judged.
     assert "server memory (RSS, MB):" in stdout
     assert len(summary["rss_curve"]) >= MIN_SAMPLES and summary["memory"]
     assert summary["verdict"] == "pass" and summary["failures"] == []
@@ -49,18 +49,21 @@ def test_bench_soak_at_one_process(tmp_path: Path) -> None:
     _assert_clean(summary, stdout)
     assert summary["processes"] == 1 and summary["kills"] == 0
     assert all(len(row) == 1 for _, row in summary["rss_curve"])
+    assert [g["process"] for g in summary["memory"]] == [0]
 
 
 def test_bench_soak_at_three_processes_one_killed_in_turn(tmp_path: Path) -> None:
     _redis_or_skip()
     summary, stdout = _soak(
-        tmp_path, "--processes", "3", "--redis-url", REDIS_URL, "--kill-every", "0.15"
-    )
+        tmp_path, "--processes", "3", "--redis-url", REDIS_URL, "--kill-every", "0.15",
+        "--sample-seconds", "1",
+    )  # fmt: skip
     _assert_clean(summary, stdout)
     assert summary["processes"] == 3 and summary["kills"] >= 1
     assert "processes killed: " in stdout
-    # The killed process is shown down, then up again in a new life of its own.
+    # The killed process is shown down, then up again; the processes are judged together.
     assert any(None in row for _, row in summary["rss_curve"])
+    assert [g["process"] for g in summary["memory"]] == [None]
     assert all(len(row) == 3 for _, row in summary["rss_curve"])
     assert _keys(summary["redis_prefix"]) == []
 
@@ -76,6 +79,7 @@ def _clean(**changes: Any) -> Any:
         "audits": [[], []],
         "lost": [],
         "stuck": [],
+        "incidents": [],
         "hands": 100,
         "kills_expected": 0,
         "kills_done": 0,
@@ -90,19 +94,23 @@ def test_the_verdict_passes_a_clean_run() -> None:
 
 
 def test_the_verdict_fails_on_memory_that_keeps_growing() -> None:
-    growing = Life(1, tuple((30.0 * n, 120.0 + 3 * n) for n in range(12)))
-    verdict = _clean(lives=[_flat(0), growing])
+    growing = Life(0, tuple((30.0 * n, 120.0 + 3 * n) for n in range(12)))
+    verdict = _clean(lives=[growing])
     assert not verdict.ok
     assert verdict.failures == [
-        "memory grew: process 1 (started at 0 s) went from 136.5 MB to 148.5 MB "
-        "(+12.0 MB, over 8.0 MB)"
+        "memory grew: process 0 went from 136.5 MB to 148.5 MB (+12.0 MB, over 8.0 MB)"
     ]
-    # A process killed and started again is judged life by life: its drop is no growth,
-    # and its new life's warm-up is not either.
-    restarted = Life(
-        0, tuple((400.0 + 30 * n, 100.0 + (20 if n > 3 else 5 * n)) for n in range(12))
-    )
-    assert _clean(lives=[_flat(0), restarted]).ok
+    # The warm-up (the first third) is not judged, however steep.
+    warming = [100.0 + (20 if n > 3 else 5 * n) for n in range(12)]
+    assert _clean(lives=[Life(0, tuple((30.0 * n, mb) for n, mb in enumerate(warming)))]).ok
+    # Several processes are judged together, with a margin for each.
+    together = Life(None, tuple((30.0 * n, 360.0 + 2 * n) for n in range(12)), processes=3)
+    assert _clean(lives=[together]).ok
+    faster = Life(None, tuple((30.0 * n, 360.0 + 8 * n) for n in range(12)), processes=3)
+    assert _clean(lives=[faster]).failures == [
+        "memory grew: the processes together went from 404.0 MB to 436.0 MB "
+        "(+32.0 MB, over 24.0 MB)"
+    ]
 
 
 def test_the_verdict_fails_on_an_error_frame_that_is_not_a_refusal() -> None:
@@ -130,14 +138,16 @@ def test_the_verdict_fails_when_nothing_was_proved() -> None:
     assert "1 process(es) killed, 3 expected" in verdict.failures
 
 
-def test_the_verdict_fails_on_an_unclean_audit_a_lost_action_or_a_stuck_table() -> None:
+def test_the_verdict_fails_on_an_unclean_audit_a_lost_action_a_stuck_table_or_more() -> None:
     verdict = _clean(
         audits=[[], ["account seat:3:7 holds 10 chips without a seating"]],
         lost=["action soak0-4 of member 2 stored 0 time(s)"],
         stuck=["table 5 (bourre) started no hand in 60 s at 600 s"],
+        incidents=["process 1 stopped by itself at 90 s (status 1)"],
     )
     assert [failure.split(" ")[0:3] for failure in verdict.failures] == [
         ["1", "of", "2"],
         ["1", "acknowledged", "action(s)"],
         ["1", "table(s)", "stopped"],
+        ["1", "incident(s),", "e.g.:"],
     ]
