@@ -234,6 +234,20 @@ def cmd_bench_live(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_bench_soak(args: argparse.Namespace) -> int:
+    from app.commands.bench_soak import Soak, run_soak_bench
+
+    soak = Soak(
+        minutes=args.minutes,
+        tables=args.tables,
+        kill_every=args.kill_every,
+        audit_every=args.audit_every,
+        sample_seconds=args.sample_seconds,
+        seed=args.seed,
+    )
+    return run_soak_bench(args.database_url, soak, args.processes, args.redis_url)
+
+
 def cmd_bench_hands(args: argparse.Namespace) -> int:
     from app.commands.bench_hands import run_hands_bench
 
@@ -390,6 +404,38 @@ def build_parser() -> argparse.ArgumentParser:
         help="the Redis of --processes N > 1 (default: REDIS_URL, else redis://127.0.0.1:6379/0)",
     )
     live.set_defaults(func=cmd_bench_live)
+    soak = benchmark(
+        "soak",
+        "bots and members playing for a long while, processes killed: memory, errors, "
+        "audits and losses watched, and a verdict (scratch database)",
+    )
+    soak.add_argument("--database-url", required=True, help="a scratch database to fill")
+    soak.add_argument("--minutes", type=float, default=60.0, help="how long to play")
+    soak.add_argument("--tables", type=int, default=50, help="tables played at once")
+    soak.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="serve with N processes sharing the database (N > 1: PostgreSQL and a Redis)",
+    )
+    soak.add_argument(
+        "--redis-url",
+        help="the Redis of --processes N > 1 (default: REDIS_URL, else redis://127.0.0.1:6379/0)",
+    )
+    soak.add_argument(
+        "--kill-every",
+        type=float,
+        default=5.0,
+        help="with several processes, kill one (SIGKILL) every this many minutes; 0: never",
+    )
+    soak.add_argument(
+        "--audit-every", type=float, default=10.0, help="audit the ledger every this many minutes"
+    )
+    soak.add_argument(
+        "--sample-seconds", type=float, default=30.0, help="read the servers' memory this often"
+    )
+    soak.add_argument("--seed", type=int, default=1, help="seed of the members' choices")
+    soak.set_defaults(func=cmd_bench_soak)
     hands = benchmark(
         "hands", "hand-history answer times with many stored hands (scratch database)"
     )

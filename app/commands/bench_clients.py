@@ -1,4 +1,5 @@
-"""The robots' side of ``salon bench live``, shared by Salon's tables and the floor's.
+"""The robots' side of ``salon bench live``, shared by Salon's tables and the floor's
+(and, for when a robot buys in again, with ``salon bench soak``).
 
 What a client process is told (`Play`, one `TablePlan` per table), what it reports
 (`Outcome`: the timed samples, the error frames it read, the tables it gave up on), a seat's
@@ -9,13 +10,16 @@ their sockets with the same code and run in the same processes, so the two are t
 from __future__ import annotations
 
 import asyncio
+import functools
 import multiprocessing
 import multiprocessing.queues
 import multiprocessing.synchronize
 import queue
+import random
 import socket
 import statistics
 import traceback
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +27,8 @@ from typing import Any, TypeVar
 
 import orjson
 from websockets.asyncio.client import ClientConnection
+
+from app.engine.registry import driver
 
 # How long a table may show no change before the bench gives up on it.
 STUCK_SECONDS = 30.0
@@ -96,23 +102,38 @@ class Seat:
         # Snapshots read so far: a resync is answered by one even when nothing changed.
         self.snapshots = 0
         self.errors = 0
+        # The error frames read, by code.
+        self.codes: Counter[str] = Counter()
         self.changed = asyncio.Event()
         # Ids of this robot's actions the table refused (acted on a view already stale).
         self.refused: set[str] = set()
+        self.closed = False
+        # The nonces of the pongs read: the server answers a ping after every message sent
+        # before it on this socket, so a pong says those were dealt with.
+        self.pongs: set[int | None] = set()
 
     async def read(self) -> None:
-        async for raw in self.ws:
-            frame = orjson.loads(raw)
-            if frame["type"] == "snapshot":
-                self.version = frame["version"]
-                self.view = frame["view"]
-                self.snapshots += 1
-                self.changed.set()
-            elif frame["type"] == "error":
-                self.errors += 1
-                if frame.get("ref"):
-                    self.refused.add(frame["ref"])
-                self.changed.set()
+        """Read frames until the socket closes (then `closed`, and waiters are woken)."""
+        try:
+            async for raw in self.ws:
+                frame = orjson.loads(raw)
+                if frame["type"] == "snapshot":
+                    self.version = frame["version"]
+                    self.view = frame["view"]
+                    self.snapshots += 1
+                    self.changed.set()
+                elif frame["type"] == "pong":
+                    self.pongs.add(frame.get("nonce"))
+                    self.changed.set()
+                elif frame["type"] == "error":
+                    self.errors += 1
+                    self.codes[str(frame.get("code"))] += 1
+                    if frame.get("ref"):
+                        self.refused.add(frame["ref"])
+                    self.changed.set()
+        finally:
+            self.closed = True
+            self.changed.set()
 
 
 async def wait_version(seat: Seat, version: int) -> None:
@@ -243,6 +264,17 @@ async def play_tables(
     return await _in_processes(driver, play, groups, start)
 
 
+def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """One of the `legal` actions at random, as an action message's fields: an amount
+    within its bounds, the smallest most often."""
+    choice = dict(rng.choice(legal))
+    choice.pop("seat", None)
+    if "min" in choice:
+        low, high = choice.pop("min"), choice.pop("max")
+        choice["amount"] = low if rng.random() < 0.8 else rng.randint(low, high)
+    return choice
+
+
 def percentiles(samples: list[float]) -> tuple[float, float, float]:
     """Median, p99 and max, in the unit given; zeros when there is nothing to sort."""
     if not samples:
@@ -265,3 +297,19 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def needs_chips(game: str, stack: int, buy_in: int) -> bool:
+    """Whether a robot should buy in again before the next hand: once it is down to a
+    tenth of its buy-in, if its game allows a top-up then (one may wait until every chip
+    is lost)."""
+    if stack >= buy_in // 10:
+        return False
+    return driver(game).top_up_rule(bench_rules(game), stack, buy_in) is None
+
+
+@functools.cache
+def bench_rules(game: str) -> Any:
+    """The house rules of the tables the bench opens for `game`, as its engine reads them."""
+    played = driver(game)
+    return played.resolve_rules(None, played.bench_table.rules)

@@ -51,10 +51,8 @@ command refuses a database that already has a club.
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import json
-import os
 import random
 import re
 import secrets
@@ -62,14 +60,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.commands.bench_clients import (
@@ -81,17 +77,29 @@ from app.commands.bench_clients import (
     Seat,
     TablePlan,
     bounded,
+    choose,
     drive_tables,
-    free_port,
+    needs_chips,
     percentiles,
     play_tables,
-    rss_mb,
     wait_version,
 )
-from app.db.models import MemberStatus, Role
-from app.db.session import Database
+from app.commands.bench_servers import (
+    OWNER,
+    Cluster,
+    cluster_for,
+    forget_keys,
+    free_ports,
+    login,
+    robot_name,
+    rss,
+    seed_club,
+    server_env,
+    server_log,
+    start_server,
+    wait_healthy,
+)
 from app.engine.registry import driver
-from app.services import club, ledger, members
 
 PLAYERS_PER_TABLE = 4
 # A robot's idle connection is dropped before the server's keep-alive (5 s) would close it:
@@ -99,8 +107,6 @@ PLAYERS_PER_TABLE = 4
 _ROBOT_LIMITS = httpx.Limits(keepalive_expiry=2)
 TABLES_PER_ROBOT = 8  # a member may keep eight table sockets open
 SHOWN_STUCK = 3
-# Where `--processes` looks for a Redis when neither --redis-url nor REDIS_URL says.
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 async def _server_figures(owner: httpx.AsyncClient, expected: int) -> dict[str, Any]:
@@ -113,33 +119,6 @@ async def _server_figures(owner: httpx.AsyncClient, expected: int) -> dict[str, 
         if measured["count"] >= expected or time.perf_counter() > deadline:
             return measured
         await asyncio.sleep(0.05)
-
-
-@dataclass(frozen=True, slots=True)
-class Cluster:
-    """Several server processes sharing the database, coordinated by a Redis under a prefix
-    of this run's own."""
-
-    processes: int
-    redis_url: str
-    prefix: str
-
-
-async def _wait_healthy(server: subprocess.Popen[bytes], base: str, log: Path) -> None:
-    async with httpx.AsyncClient(base_url=base) as probe:
-        for _ in range(300):
-            if server.poll() is not None:
-                raise SystemExit(f"bench live: a server process stopped at start-up; see {log}")
-            try:
-                if (await probe.get("/api/health")).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                await asyncio.sleep(0.1)
-
-
-def _rss(servers: list[subprocess.Popen[bytes]]) -> float:
-    """The server processes' resident memory together (MB)."""
-    return round(sum(rss_mb(server.pid) for server in servers), 1)
 
 
 async def _cluster_figures(
@@ -205,71 +184,6 @@ async def _table_owners(cluster: Cluster, logs: list[Path], table_ids: list[int]
     return counts
 
 
-async def _redis_answers(redis_url: str) -> str | None:
-    """None if the Redis at `redis_url` answers, else why not."""
-    redis = Redis.from_url(redis_url)
-    try:
-        await redis.ping()
-    except (RedisError, OSError, ValueError) as error:
-        return str(error) or type(error).__name__
-    finally:
-        await redis.aclose()
-    return None
-
-
-async def _forget_keys(cluster: Cluster) -> None:
-    """Delete this run's keys (best effort: they would expire or lie unused anyway)."""
-    redis = Redis.from_url(cluster.redis_url)
-    try:
-        async for key in redis.scan_iter(match=f"{cluster.prefix}:*", count=500):
-            await redis.delete(key)
-    except (RedisError, OSError):
-        pass
-    finally:
-        await redis.aclose()
-
-
-async def _seed(url: str, robots: int, password: str) -> None:
-    db = Database(url, null_pool=True)
-    try:
-        async with db.transaction() as session:
-            if await club.club_exists(session):
-                raise SystemExit("bench live: this database already has a club; use a scratch one")
-            await club.create_club(
-                session, name="Bench", owner_username="benchowner", owner_password=password
-            )
-            for n in range(robots):
-                user = await members.create_user(
-                    session,
-                    username=f"robot{n:03d}",
-                    password=password,
-                    display_name=f"Robot {n}",
-                    role=Role.MEMBER,
-                    status=MemberStatus.ACTIVE,
-                )
-                await ledger.bank_transfer(
-                    session,
-                    member_id=user.id,
-                    amount=1_000_000,
-                    grant=True,
-                    idempotency_key=f"bench:{n}",
-                    reason="bench",
-                    actor_id=None,
-                )
-    finally:
-        await db.dispose()
-
-
-async def _login(client: httpx.AsyncClient, name: str, password: str) -> None:
-    token = (await client.get("/api/auth/csrf")).json()["csrf_token"]
-    response = await client.post(
-        "/api/auth/login",
-        json={"username": name, "password": password},
-        headers={"X-CSRF-Token": token},
-    )
-    response.raise_for_status()
-
-
 async def _accepted(seat: Seat, version: int, client_id: str) -> bool:
     """Whether the table took the action sent as `client_id` on `version`: it moves on past
     that version, or answers with a refusal naming the action (then it is not timed: the
@@ -297,22 +211,6 @@ async def _resync(seat: Seat, table_id: int) -> None:
     await bounded(answered(), f"table {table_id}: a resync had no answer")
 
 
-def _needs_chips(game: str, stack: int, buy_in: int) -> bool:
-    """Whether a robot should buy in again before the next hand: once it is down to a tenth
-    of its buy-in, if its game allows a top-up then (one may wait until every chip is
-    lost)."""
-    if stack >= buy_in // 10:
-        return False
-    return driver(game).top_up_rule(_bench_rules(game), stack, buy_in) is None
-
-
-@functools.cache
-def _bench_rules(game: str) -> Any:
-    """The house rules of the tables the bench opens for `game`, as its engine reads them."""
-    played = driver(game)
-    return played.resolve_rules(None, played.bench_table.rules)
-
-
 _top_ups = itertools.count(1)
 
 
@@ -321,7 +219,7 @@ async def _top_up_broke(play: Play, plan: TablePlan, seats: list[Seat]) -> bool:
     bought = False
     for info in seats[0].view.get("seats", []):
         seat_no, stack = int(info["seat"]), int(info["stack"])
-        if seat_no >= len(seats) or not _needs_chips(play.game, stack, play.buy_in):
+        if seat_no >= len(seats) or not needs_chips(play.game, stack, play.buy_in):
             continue
         cookies = seats[seat_no].cookies
         base = plan.base_of(seat_no, play.base)
@@ -399,11 +297,7 @@ async def _play_timed(
         if not legal:
             await asyncio.sleep(0.001)
             continue
-        choice = dict(rng.choice(legal))
-        choice.pop("seat", None)
-        if "min" in choice:
-            low, high = choice.pop("min"), choice.pop("max")
-            choice["amount"] = low if rng.random() < 0.8 else rng.randint(low, high)
+        choice = choose(legal, rng)
         if play.think:  # a person takes a moment; robots that never pause measure saturation
             await asyncio.sleep(play.think * rng.uniform(0.5, 1.5))
             if actor.version != seats[0].version:
@@ -463,55 +357,41 @@ async def _bench(
 ) -> dict[str, Any]:
     password = secrets.token_urlsafe(12)
     robots = max(PLAYERS_PER_TABLE, -(-tables * PLAYERS_PER_TABLE // TABLES_PER_ROBOT))
-    await _seed(url, robots, password)
+    await seed_club(url, robots, password, "bench live")
     processes = cluster.processes if cluster else 1
     data_dir = tempfile.mkdtemp(prefix="salon-bench-")
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "SALON_DATA_DIR": data_dir,
-        "SALON_NEXT_HAND_SECONDS": "0.05",
+    env = server_env(
+        url,
+        data_dir,
+        cluster,
+        SALON_NEXT_HAND_SECONDS="0.05",
         # Robots are all seated at once: no gathering for latecomers (after a new cave
         # either), or the run would measure tables waiting for nobody.
-        "SALON_GATHERING_SECONDS": "0.05",
-        "SALON_WS_MESSAGES_PER_WINDOW": "100000",
-        "SALON_DB_ASYNC_COMMIT": "true" if async_commit else "false",
-    }
-    for inherited in ("REDIS_URL", "SALON_REDIS_URL", "SALON_REDIS_PREFIX"):
-        env.pop(inherited, None)  # one process unless asked: never a club's own Redis keys
-    if cluster:
-        env |= {"REDIS_URL": cluster.redis_url, "SALON_REDIS_PREFIX": cluster.prefix}
+        SALON_GATHERING_SECONDS="0.05",
+        SALON_WS_MESSAGES_PER_WINDOW="100000",
+        SALON_DB_ASYNC_COMMIT="true" if async_commit else "false",
+    )
     servers: list[subprocess.Popen[bytes]] = []
     logs: list[Path] = []
     bases: list[str] = []
     buy_in = driver(game).bench_table.buy_in
     owners: list[int] = []
     try:
-        for n in range(processes):
-            port = free_port()
-            while f"http://127.0.0.1:{port}" in bases:
-                port = free_port()
-            log = Path(data_dir) / ("server.log" if processes == 1 else f"server-{n}.log")
-            servers.append(
-                subprocess.Popen(  # noqa: ASYNC220, S603 (our own command, started once)
-                    [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-                    env=env,
-                    stdout=log.open("w"),
-                    stderr=subprocess.STDOUT,
-                )
-            )
+        for n, port in enumerate(free_ports(processes)):
+            log = server_log(data_dir, processes, n)
+            servers.append(start_server(env, port, log))
             logs.append(log)
             bases.append(f"http://127.0.0.1:{port}")
         base = bases[0]
         play = Play(base=base, game=game, actions=actions, think=think, buy_in=buy_in)
         for server, served, log in zip(servers, bases, logs, strict=True):
-            await _wait_healthy(server, served, log)
+            await wait_healthy(server, served, log)
         # `servers` are the processes serving (Uvicorn runs in them): their memory before
         # any table is opened, then with every seat taken and every socket open.
-        rss_before = _rss(servers)
+        rss_before = rss(servers)
         rss_seated = rss_before
         async with httpx.AsyncClient(base_url=base, timeout=30) as owner:
-            await _login(owner, "benchowner", password)
+            await login(owner, OWNER, password)
             plans = await _open_tables(
                 owner, play, bases, tables, robots, password, random.Random(seed)
             )
@@ -521,7 +401,7 @@ async def _bench(
             async def start() -> None:
                 """Every socket is open: forget what the servers measured so far, and go."""
                 nonlocal started, rss_seated
-                rss_seated = _rss(servers)
+                rss_seated = rss(servers)
                 for served in bases:  # the session is the club's: good on every process
                     reset = await owner.delete(f"{served}/api/admin/latency", headers=owner_headers)
                     reset.raise_for_status()
@@ -666,7 +546,7 @@ async def _open_tables(
             base = bases[n % len(bases)]
             client = httpx.AsyncClient(base_url=base, timeout=30, limits=_ROBOT_LIMITS)
             robots_http.append(client)
-            await _login(client, f"robot{n:03d}", password)
+            await login(client, robot_name(n), password)
         plans = []
         for t in range(tables):
             made = await owner.post(
@@ -722,25 +602,7 @@ def run_live_bench(
             file=sys.stderr,
         )
         return 2
-    cluster = None
-    if processes > 1:
-        if not database_url.startswith(("postgresql", "postgres:")):
-            print(
-                "bench live: several processes can only share a PostgreSQL database; "
-                "give --database-url a postgresql:// one, or run with --processes 1",
-                file=sys.stderr,
-            )
-            return 2
-        redis_url = redis_url or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-        why = asyncio.run(_redis_answers(redis_url))
-        if why is not None:
-            print(
-                f"bench live: --processes {processes} needs a Redis, and none answered at "
-                f"{redis_url} ({why}); give one with --redis-url",
-                file=sys.stderr,
-            )
-            return 2
-        cluster = Cluster(processes, redis_url, "bench-" + secrets.token_hex(4))
+    cluster = cluster_for("bench live", database_url, processes, redis_url)
     upgrade_head(database_url)
     think = think_ms / 1000
     try:
@@ -749,7 +611,7 @@ def run_live_bench(
         )
     finally:
         if cluster:
-            asyncio.run(_forget_keys(cluster))
+            asyncio.run(forget_keys(cluster))
     # The floors are one process each: with several, they are not run, and that is said.
     summary |= asyncio.run(
         _floors(summary, database_url, actions, seed, think, floor and not cluster)

@@ -181,4 +181,4 @@ async def test_a_table_that_never_answers_is_given_up_not_waited_for(
 )
 def test_a_robot_buys_again_when_low_if_its_game_lets_it(game: str, stack: int, buys: bool) -> None:
     """Down to a tenth of its buy-in; at Bouillotte only once the cave is gone (§1)."""
-    assert bench_live._needs_chips(game, stack, driver(game).bench_table.buy_in) is buys
+    assert bench_clients.needs_chips(game, stack, driver(game).bench_table.buy_in) is buys
