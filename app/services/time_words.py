@@ -31,7 +31,9 @@ def reader_zone(name: str | None) -> ZoneInfo | None:
         return None
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):  # ValueError: a file that is not a zone
+    # ValueError: a file that is not a zone; OSError: a folder of zones ("Europe") where the
+    # zone data is a package's files rather than the system's.
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         return None
 
 

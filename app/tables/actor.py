@@ -27,7 +27,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from app.bots.base import Decision, legal_choices
 from app.bots.levels import brain
@@ -45,6 +44,7 @@ from app.services.action_writer import ActionRecord, ActionWriter
 from app.services.fencing import TableMoved
 from app.services.hand_replay import action_from_log
 from app.services.hand_results import public_report
+from app.services.outage import is_storage_failure
 from app.tables import replays
 from app.tables.clock import Clock
 from app.tables.commands import (
@@ -120,17 +120,6 @@ class StorageUnavailable(ActionRefused):
             "storage_unavailable",
             "The club's database is not answering: play is paused and resumes by itself.",
         )
-
-
-def is_storage_failure(error: BaseException) -> bool:
-    """Whether `error` says the database could not be reached or could not write (a
-    restarting server, a dropped connection, a full disk) rather than refusing what was
-    asked: SQLAlchemy wraps the drivers' errors (PostgreSQL's "disk full" and "shutting
-    down" are operational errors; a dropped connection invalidates it); a connection refused
-    or timed out may come through as the OS's own."""
-    if isinstance(error, DBAPIError) and error.connection_invalidated:
-        return True
-    return isinstance(error, (OperationalError, InterfaceError, OSError, TimeoutError))
 
 
 @dataclass(frozen=True, slots=True)

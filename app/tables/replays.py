@@ -13,16 +13,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.db.models import GameTable, TableStatus
 from app.errors import Conflict
 from app.services import bots as bot_service
 from app.services import replies
 from app.services import tables as table_service
 from app.tables.commands import Command, SeatBot, Sit, TopUp
+from app.tables.table import CLOSED
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
 
+    from app.db.models import GameTable
     from app.db.session import Database
     from app.tables.manager import TableManager
 
@@ -69,7 +70,7 @@ async def ask(db: Database, manager: TableManager, table: GameTable, command: Co
             replay = await stored_reply(session, table.id, command)
         if replay is not None:
             return replay
-    if table.status == TableStatus.CLOSED:
+    if table.status == CLOSED:
         raise Conflict("table_closed", "This table is closed.")
     handle = await manager.table(table.id)
     return await handle.call(command)
