@@ -85,6 +85,7 @@ from app.commands.bench_clients import (
     wait_version,
 )
 from app.commands.bench_servers import (
+    FULL_SPEED,
     OWNER,
     Cluster,
     cluster_for,
@@ -364,11 +365,7 @@ async def _bench(
         url,
         data_dir,
         cluster,
-        SALON_NEXT_HAND_SECONDS="0.05",
-        # Robots are all seated at once: no gathering for latecomers (after a new cave
-        # either), or the run would measure tables waiting for nobody.
-        SALON_GATHERING_SECONDS="0.05",
-        SALON_WS_MESSAGES_PER_WINDOW="100000",
+        **FULL_SPEED,
         SALON_DB_ASYNC_COMMIT="true" if async_commit else "false",
     )
     servers: list[subprocess.Popen[bytes]] = []

@@ -78,6 +78,16 @@ async def seed_club(url: str, robots: int, password: str, bench: str) -> None:
         await db.dispose()
 
 
+# A bench's tables play at full speed: the next hand dealt at once, no gathering for
+# latecomers (every player is seated at once, after a new cave too), and no flood limit on
+# the clients' frames.
+FULL_SPEED = {
+    "SALON_NEXT_HAND_SECONDS": "0.05",
+    "SALON_GATHERING_SECONDS": "0.05",
+    "SALON_WS_MESSAGES_PER_WINDOW": "100000",
+}
+
+
 def server_env(url: str, data_dir: str, cluster: Cluster | None, **settings: str) -> dict[str, str]:
     """The environment of the bench's `salon serve` processes: this database, this data
     directory, the Redis of `cluster` if any (never a club's own keys otherwise), and the

@@ -55,6 +55,7 @@ from websockets.exceptions import WebSocketException
 
 from app.commands.bench_clients import Seat, choose, needs_chips, rss_mb
 from app.commands.bench_servers import (
+    FULL_SPEED,
     OWNER,
     Cluster,
     cluster_for,
@@ -551,11 +552,9 @@ async def _soak(url: str, soak: Soak, cluster: Cluster | None) -> dict[str, Any]
         url,
         data_dir,
         cluster,
-        SALON_NEXT_HAND_SECONDS="0.05",
-        SALON_GATHERING_SECONDS="0.05",
+        **FULL_SPEED,
         SALON_BOT_THINK_MIN_SECONDS="0.02",
         SALON_BOT_THINK_MAX_SECONDS="0.1",
-        SALON_WS_MESSAGES_PER_WINDOW="100000",
     )
     figures = Figures()
     servers = Servers(env, data_dir, cluster.processes if cluster else 1)
