@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from app.monitoring.access import network_list
 from app.security.passwords import Hashing
 
 SECRET_KEY_FILE = "secret_key"  # noqa: S105 (a file name, not a secret)
@@ -34,6 +35,9 @@ _DRIVERS = {
 def proxy_list(value: str) -> list[str]:
     return [entry.strip() for entry in value.split(",") if entry.strip()]
 
+
+# A bearer token as HTTP carries it: visible ASCII, no spaces; long enough not to be guessed.
+_METRICS_TOKEN = re.compile(r"^[!-~]{16,256}$")
 
 # What a browser sends as its Origin header: a scheme, a host and perhaps a port, no path.
 _ORIGIN = re.compile(r"^https?://[^/\s?#]+$")
@@ -160,6 +164,12 @@ class Settings(BaseSettings):
     # A table's lease: a dead process's tables move to another within about this long.
     lease_seconds: float = Field(default=3.0, ge=0.5, le=60)
 
+    # Monitoring (docs/monitoring.md). /metrics answers a bearer token (empty: no token is
+    # accepted; else 16 to 256 visible characters) or a scraper in these networks
+    # (comma-separated addresses or networks; empty: none), seen through SALON_TRUSTED_PROXIES.
+    metrics_token: str = ""
+    metrics_networks: str = "127.0.0.1,::1"
+
     @field_validator("database_url")
     @classmethod
     def _with_async_driver(cls, url: str) -> str:
@@ -184,6 +194,23 @@ class Settings(BaseSettings):
                     "network: give the proxies' addresses, comma-separated, e.g. 10.0.0.5,"
                     "172.18.0.0/16"
                 ) from None
+        return value
+
+    @field_validator("metrics_token")
+    @classmethod
+    def _metrics_token(cls, value: str) -> str:
+        if value and not _METRICS_TOKEN.match(value):
+            raise ValueError(
+                "SALON_METRICS_TOKEN must be empty (no token accepted) or 16 to 256 visible "
+                "characters without spaces, e.g. the output of "
+                "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`"
+            )
+        return value
+
+    @field_validator("metrics_networks")
+    @classmethod
+    def _metrics_networks(cls, value: str) -> str:
+        network_list(value)  # refuses what is not an address or network, naming it
         return value
 
     @property

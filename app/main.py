@@ -25,6 +25,8 @@ from app.db.session import Database
 from app.engine.registry import titles_said
 from app.errors import LoginFirst, RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
+from app.monitoring.loop_lag import LoopLag
+from app.monitoring.metrics_route import install_metrics, metrics_registry
 from app.security.login_throttle import LoginThrottle
 from app.security.passwords import use_hashing
 from app.tables.actor import RuntimeSettings
@@ -146,7 +148,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Tables left with a hand running come back now, with their timers.
         await tables.start(tune_gc=settings.gc_freeze)
+        loop_lag.start()
         yield
+        await loop_lag.stop()
         await tables.stop()
         await db.dispose()
 
@@ -174,6 +178,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         )
         tables.cluster = logins.cluster = node
         node.on_recheck = logins.recheck_here
+    loop_lag = LoopLag()
+    install_metrics(app, settings, metrics_registry(tables, logins, loop_lag))
     app.state.secret_key = settings.resolved_secret_key()
     app.state.login_throttle = LoginThrottle(
         per_account=settings.login_max_failures,

@@ -54,6 +54,8 @@ class Bus:
         self._subscribed = asyncio.Event()
         # When the subscription last broke (time.monotonic()), if it ever did.
         self.reconnected_at: float | None = None
+        # Whether this process listens on Redis now.
+        self.connected = False
 
     def channel(self, process_id: str) -> str:
         return f"{self.prefix}:proc:{process_id}"
@@ -144,6 +146,7 @@ class Bus:
                     self.on_reconnect()
                 first = False
                 self._subscribed.set()
+                self.connected = True
                 while True:
                     message = await pubsub.get_message(timeout=None)
                     if message is not None:
@@ -151,6 +154,7 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                self.connected = False
                 log.warning("lost the other processes' messages; listening again")
                 self.reconnected_at = time.monotonic()
                 if self.on_reconnect is not None:

@@ -29,6 +29,7 @@ import logging
 import time
 import weakref
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import Redis
@@ -69,6 +70,18 @@ STOP_TABLES_SECONDS = 10.0
 STOP_STEP_SECONDS = 3.0
 
 
+@dataclass(slots=True)
+class LeaseFigures:
+    """What happened to this process's leases since start-up (/metrics)."""
+
+    # Tables taken from a process found dead, before its lease lapsed.
+    taken_from_dead: int = 0
+    # Tables taken with nobody holding their lease: at start-up, after a lease lapsed.
+    taken_unowned: int = 0
+    # Leases found in another process's hands at renewal (this one was paused or cut off).
+    lost: int = 0
+
+
 class ClusterNode:
     def __init__(self, manager: TableManager, redis: Redis, prefix: str, lease_seconds: float):
         self.manager = manager
@@ -104,6 +117,12 @@ class ClusterNode:
         # Since when each process seen not listening on Redis has been so.
         self._silent: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
+        self.lease_figures = LeaseFigures()
+
+    @property
+    def redis_state(self) -> str:
+        """ "up" while this process hears the others over Redis, "down" while it does not."""
+        return "up" if self.bus.connected else "down"
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -200,6 +219,10 @@ class ClusterNode:
                     await self.leases.release(table_id)
                 raise
             log.info("table %s: now served here (fence %s)", table_id, actor.fence)
+            if replacing is not None:
+                self.lease_figures.taken_from_dead += 1
+            else:
+                self.lease_figures.taken_unowned += 1
             return actor
 
     @property
@@ -386,6 +409,7 @@ class ClusterNode:
         for table_id, still_ours in kept.items():
             if not still_ours:
                 log.warning("table %s: its lease is another process's now; stopping", table_id)
+                self.lease_figures.lost += 1
                 actor = self.manager.actors.pop(table_id, None)
                 if actor is not None:
                     actor.give_up()

@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.models import HandAction
 from app.db.session import Database
 from app.db.types import utcnow
+from app.monitoring.histogram import BATCH_BOUNDS, Histogram
 from app.services import fencing
 
 _INSERT_ACTION = insert(HandAction)
@@ -91,6 +92,9 @@ class ActionWriter:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.figures = WriterFigures()
+        # Actions per commit since start-up, for /metrics (never reset): its sum is the
+        # number of actions stored.
+        self.batch_sizes = Histogram(BATCH_BOUNDS)
         self._waiting: list[_Waiting] = []
         self._writer: asyncio.Task[None] | None = None
         self._connection: AsyncConnection | None = None
@@ -171,6 +175,7 @@ class ActionWriter:
         self.figures.writes += 1
         self.figures.actions += len(actions)
         self.figures.largest_write = max(self.figures.largest_write, len(actions))
+        self.batch_sizes.observe(len(actions))
 
 
 async def _check_fences(connection: AsyncConnection, actions: list[ActionRecord]) -> None:

@@ -74,6 +74,7 @@ from app.tables.commands import (
 )
 from app.tables.events import LoggedEvent, first_version
 from app.tables.latency import BroadcastTracker, LatencyRecorder
+from app.tables.refusals import RefusedWrites
 from app.tables.table import (
     CLOSED,
     STATUSES,
@@ -151,6 +152,7 @@ class TableActor:
         epoch: int,
         *,
         fenced: bool = False,
+        refused: RefusedWrites | None = None,
     ) -> None:
         self.table_id = table_id
         # This run of the table: the fencing token raised as it started. Its event versions
@@ -165,6 +167,8 @@ class TableActor:
         self.clock = clock
         self.settings = settings
         self.latency = latency
+        # Counted for /metrics, with the other tables' of this process.
+        self.refused = refused if refused is not None else RefusedWrites()
         self.encoders = encoders
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
         self.connections: set[Connection] = set()
@@ -278,6 +282,7 @@ class TableActor:
                 try:
                     await self._handle(command)
                 except TableMoved:
+                    self.refused.fenced += 1
                     self._moved()
                     return
             else:
@@ -287,6 +292,7 @@ class TableActor:
                     else:
                         await self._on_timer()
                 except TableMoved:
+                    self.refused.fenced += 1
                     self._moved()
                     return
                 except Exception as error:  # a failed timer step must not stop the table
@@ -309,6 +315,7 @@ class TableActor:
         did past the stored state is forgotten (nobody heard of it: write-ahead), actions are
         refused, the timers stop, and the table is read back once the database answers
         again (`_read_back`). Everyone watching is told at once."""
+        self.refused.storage += 1
         if self.storage_retry_at is None:
             log.warning("table %s: the database is not answering (%s)", self.table_id, error)
             self._storage_pause = STORAGE_RETRY_FIRST_SECONDS

@@ -14,6 +14,7 @@ import time
 from collections import deque
 from typing import Any
 
+from app.monitoring.histogram import LATENCY_MS_BOUNDS, Histogram
 from app.tables.latency import LatencySummary, summarise
 
 GENERATIONS = (0, 1, 2)
@@ -32,6 +33,8 @@ class GcPauses:
         self._pauses: dict[int, deque[float]] = {
             generation: deque(maxlen=MAX_SAMPLES_PER_GENERATION) for generation in GENERATIONS
         }
+        # Every pause since installed, for /metrics (never reset).
+        self.histograms = {generation: Histogram(LATENCY_MS_BOUNDS) for generation in GENERATIONS}
 
     def install(self) -> None:
         if self._on_collection not in gc.callbacks:
@@ -46,7 +49,9 @@ class GcPauses:
             self._started = time.perf_counter()
         elif self._started is not None:
             pause = (time.perf_counter() - self._started) * 1000
-            self._pauses[int(info["generation"])].append(pause)
+            generation = int(info["generation"])
+            self._pauses[generation].append(pause)
+            self.histograms[generation].observe(pause)
             self._started = None
 
     def reset(self) -> None:

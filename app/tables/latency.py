@@ -16,6 +16,8 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from app.monitoring.histogram import LATENCY_MS_BOUNDS, Histogram
+
 # Enough for a long bench at a hundred busy tables; older samples drop off.
 MAX_SAMPLES = 100_000
 # Per table, for the dashboard: the recent past of each table is enough to spot a slow one.
@@ -36,9 +38,12 @@ class LatencyRecorder:
     def __init__(self, max_samples: int = MAX_SAMPLES) -> None:
         self._samples: deque[float] = deque(maxlen=max_samples)
         self._by_table: dict[int, deque[float]] = {}
+        # Every latency since start-up, for /metrics (never reset).
+        self.histogram = Histogram(LATENCY_MS_BOUNDS)
 
     def record(self, ms: float, table_id: int | None = None) -> None:
         self._samples.append(ms)
+        self.histogram.observe(ms)
         if table_id is not None:
             table = self._by_table.setdefault(table_id, deque(maxlen=MAX_SAMPLES_PER_TABLE))
             table.append(ms)

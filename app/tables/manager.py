@@ -18,6 +18,7 @@ from app.tables.clock import Clock
 from app.tables.commands import Encoders, TableHandle
 from app.tables.gc_pauses import GcPauses, tune_collector
 from app.tables.latency import LatencyRecorder
+from app.tables.refusals import RefusedWrites
 
 if TYPE_CHECKING:  # types only: the runtime reaches the database through app/services
     from app.cluster.node import ClusterNode
@@ -39,6 +40,8 @@ class TableManager:
         self.gc_pauses = GcPauses()
         # Every table's accepted actions, stored together (group commit).
         self.writer = ActionWriter(db)
+        # The writes its tables could not make (fenced off, or the database away).
+        self.refused = RefusedWrites()
         self.actors: dict[int, TableActor] = {}
         self._lock = asyncio.Lock()
         # Set when several processes serve the club (REDIS_URL; app/cluster).
@@ -100,6 +103,7 @@ class TableManager:
                     self.writer,
                     epoch,
                     fenced=fenced,
+                    refused=self.refused,
                 )
                 actor.start()
                 self.actors[table_id] = actor

@@ -71,6 +71,14 @@ class LoginSockets:
     def count(self, user_id: int) -> int:
         return len(self._by_member.get(user_id, ()))
 
+    def members_here(self) -> int:
+        """Members with at least one table socket open on this process."""
+        return len(self._by_member)
+
+    def sockets_here(self) -> int:
+        """Table sockets open on this process."""
+        return sum(len(sockets) for sockets in self._by_member.values())
+
     async def members_online(self) -> int:
         """Members with at least one table socket open now (in any process)."""
         if self.cluster is not None:

@@ -1,0 +1,1 @@
+"""What operators watch: `/metrics` for Prometheus, and the logs (docs/monitoring.md)."""
