@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -26,6 +25,7 @@ def _settings() -> Settings:
     from pydantic import ValidationError
 
     from app.commands.preflight import settings_problem
+    from app.monitoring.log_setup import configure_logging
     from app.security.passwords import use_hashing
 
     try:
@@ -35,6 +35,7 @@ def _settings() -> Settings:
     if settings.database_url == "" and settings.resolved_database_url.startswith("sqlite"):
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     use_hashing(settings.argon2_profile)
+    configure_logging(settings.log_format)
     return settings
 
 
@@ -43,14 +44,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from app.commands.preflight import check_migrated, check_redis
     from app.main import create_app
+    from app.monitoring.log_setup import logging_config
 
     settings = _settings()
     check_migrated(settings)
     if settings.redis_url:
         check_redis(settings)
-    # Warnings of every part, and which tables move between processes (several processes).
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s:  %(name)s: %(message)s")
-    logging.getLogger("app.cluster").setLevel(logging.INFO)
     host = args.host or settings.host
     port = args.port or settings.port
     # The collector is tuned once the tables are loaded (app.tables.gc_pauses).
@@ -63,6 +62,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # One process: each table's actor lives in it.
         workers=1,
         log_level="info",
+        # The configuration every command logs with (app.monitoring.log_setup), Uvicorn's
+        # loggers included; each request's line comes from the app instead of Uvicorn's
+        # access log: the app knows its id and the real client behind a trusted proxy.
+        log_config=logging_config(settings.log_format),
+        access_log=False,
         # Table frames are small; refuse large ones before they are read into memory.
         ws_max_size=64 * 1024,
         # Compressing frames this small costs more time than it saves bytes.

@@ -169,6 +169,8 @@ class Settings(BaseSettings):
     # (comma-separated addresses or networks; empty: none), seen through SALON_TRUSTED_PROXIES.
     metrics_token: str = ""
     metrics_networks: str = "127.0.0.1,::1"
+    # Log lines: "text" for people, "json" (one object a line) for log shippers.
+    log_format: Literal["text", "json"] = "text"
 
     @field_validator("database_url")
     @classmethod
@@ -205,6 +207,13 @@ class Settings(BaseSettings):
                 "characters without spaces, e.g. the output of "
                 "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`"
             )
+        return value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _log_format(cls, value: Any) -> Any:
+        if value not in ("text", "json"):
+            raise ValueError(f"SALON_LOG_FORMAT must be text or json, not {value!r}")
         return value
 
     @field_validator("metrics_networks")

@@ -27,6 +27,8 @@ from app.errors import LoginFirst, RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
 from app.monitoring.loop_lag import LoopLag
 from app.monitoring.metrics_route import install_metrics, metrics_registry
+from app.monitoring.request_ids import HEADER
+from app.monitoring.request_log import RequestLog
 from app.security.login_throttle import LoginThrottle
 from app.security.passwords import use_hashing
 from app.tables.actor import RuntimeSettings
@@ -60,10 +62,24 @@ _HTTP_CODES = {
 }
 
 
-def _error(status: int, code: str, message: str, **details: object) -> JSONResponse:
+def _request_id(request: Request) -> str | None:
+    """The id app.monitoring.request_log gave this request (for the member to quote)."""
+    return getattr(request.state, "request_id", None)
+
+
+def _error(
+    request: Request, status: int, code: str, message: str, **details: object
+) -> JSONResponse:
     body: dict[str, object] = {"code": code, "message": message}
     if details:
         body["details"] = details
+    return _error_json(request, status, body)
+
+
+def _error_json(request: Request, status: int, body: dict[str, object]) -> JSONResponse:
+    request_id = _request_id(request)
+    if request_id is not None:
+        body = {**body, "request_id": request_id}
     return JSONResponse({"error": body}, status_code=status)
 
 
@@ -91,7 +107,7 @@ async def _salon_error(request: Request, exc: Exception) -> Response:
     if _wants_page(request):
         response = _error_page(request, exc.status_code, exc.code, exc.message)
     else:
-        response = JSONResponse({"error": exc.to_dict()}, status_code=exc.status_code)
+        response = _error_json(request, exc.status_code, exc.to_dict())
     if isinstance(exc, RateLimited):
         response.headers["Retry-After"] = str(exc.retry_after)
     return response
@@ -107,7 +123,7 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
     message = f"Invalid input: {first['field']}: {first['problem']}"
     if _wants_page(request):  # a browser's form: the page says what was wrong
         return _error_page(request, 422, "invalid_input", message)
-    return _error(422, "invalid_input", message, errors=problems)
+    return _error(request, 422, "invalid_input", message, errors=problems)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -115,7 +131,22 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     if _wants_page(request):
         return _error_page(request, exc.status_code, code, str(exc.detail))
-    return _error(exc.status_code, code, str(exc.detail))
+    return _error(request, exc.status_code, code, str(exc.detail))
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """An error nobody expected: a page or body that says so, with the request's id for
+    the member to quote (the traceback is in the log under that id: uvicorn logs it)."""
+    message = "Something went wrong on our side. If it happens again, tell an admin."
+    response: Response
+    if _wants_page(request):
+        response = _error_page(request, 500, "internal_error", message)
+    else:
+        response = _error(request, 500, "internal_error", message)
+    request_id = _request_id(request)
+    if request_id is not None:  # sent outside the request log's reach: the header is ours
+        response.headers[HEADER] = request_id
+    return response
 
 
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
@@ -190,11 +221,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.add_exception_handler(SalonError, _salon_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _internal_error)
 
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit)
     # Pages, scripts and JSON compress well; tiny answers are not worth it.
     app.add_middleware(GZipMiddleware, minimum_size=500)
+    # Each request's id and access line, with the client address the next layer found.
+    app.add_middleware(RequestLog)
     # Outermost: behind a trusted reverse proxy every layer sees the browser's scheme and
     # address (Secure cookies over HTTPS, login throttling per real client).
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxy_list)

@@ -58,18 +58,20 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(env: dict[str, str]) -> Iterator[str]:
-    """`salon serve` on a free port; yields its base URL and stops it afterwards."""
+def running_server(env: dict[str, str], *, stderr_to: Path | None = None) -> Iterator[str]:
+    """`salon serve` on a free port; yields its base URL and stops it afterwards.
+    `stderr_to`: the server's log lines (stderr) go to that file, apart from its stdout."""
     port = free_port()
     # The server's log goes to a file: a pipe nobody reads would fill up and stall it.
     log_path = Path(env["SALON_DATA_DIR"]) / f"server-{port}.log"
     log_file = log_path.open("w")
+    errors = stderr_to.open("w") if stderr_to is not None else None
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
         env=env,
         cwd=PROJECT_DIR,
         stdout=log_file,
-        stderr=subprocess.STDOUT,
+        stderr=errors if errors is not None else subprocess.STDOUT,
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
@@ -77,7 +79,8 @@ def running_server(env: dict[str, str]) -> Iterator[str]:
         deadline = time.monotonic() + 30
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"salon serve exited: {log_path.read_text()}")
+                said = log_path.read_text() + (stderr_to.read_text() if stderr_to else "")
+                raise RuntimeError(f"salon serve exited: {said}")
             try:
                 if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
                     break
@@ -94,6 +97,8 @@ def running_server(env: dict[str, str]) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
         log_file.close()
+        if errors is not None:
+            errors.close()
 
 
 class RestartableServer:
