@@ -159,6 +159,9 @@ def test_anyone_else_gets_the_404_of_a_missing_page(club: Club, headers: dict[st
     refused = scrape(club.base, headers)
     missing = httpx.get(f"{club.base}/no-metrics-here", headers=headers)
     assert refused.status_code == missing.status_code == 404
+    # ... though the page is there for the operator, from the same place.
+    allowed = {**OUTSIDE, "Authorization": f"Bearer {TOKEN}"}
+    assert scrape(club.base, allowed).status_code == 200
     assert refused.json()["error"]["code"] == missing.json()["error"]["code"] == "not_found"
     assert "salon_" not in refused.text
 
@@ -181,12 +184,17 @@ def test_the_dashboard_asks_only_for_scraped_metrics(club: Club) -> None:
 
 
 def test_forwarded_headers_from_an_untrusted_peer_are_not_believed(tmp_path: Path) -> None:
-    """A server that believes no proxy, whose metrics network is elsewhere, and without a
-    token: a request claiming (X-Forwarded-For) to come from that network is refused, and
-    so is an empty token."""
-    env = salon_env(tmp_path, SALON_TRUSTED_PROXIES="", SALON_METRICS_NETWORKS="203.0.113.0/24")
+    """A server that believes no proxy and whose metrics network is elsewhere: a request
+    claiming (X-Forwarded-For) to come from that network is refused, and so is an empty
+    token; the token is let in."""
+    env = salon_env(
+        tmp_path,
+        SALON_TRUSTED_PROXIES="",
+        SALON_METRICS_NETWORKS="203.0.113.0/24",
+        SALON_METRICS_TOKEN=TOKEN,
+    )
     assert salon("migrate", env=env).returncode == 0
     with running_server(env) as base:
-        for headers in ({"X-Forwarded-For": "203.0.113.9"}, {"Authorization": "Bearer"}):
+        for headers in ({"X-Forwarded-For": "203.0.113.9"}, {"Authorization": "Bearer"}, {}):
             assert scrape(base, headers).status_code == 404, headers
-        assert scrape(base).status_code == 404
+        assert scrape(base, {"Authorization": f"Bearer {TOKEN}"}).status_code == 200
