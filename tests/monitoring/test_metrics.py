@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -198,3 +199,27 @@ def test_forwarded_headers_from_an_untrusted_peer_are_not_believed(tmp_path: Pat
         for headers in ({"X-Forwarded-For": "203.0.113.9"}, {"Authorization": "Bearer"}, {}):
             assert scrape(base, headers).status_code == 404, headers
         assert scrape(base, {"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+
+
+def redis_up(base: str) -> float:
+    return value(parse(scrape(base).text), "salon_redis_up")
+
+
+def wait_for_redis_up(base: str, expected: float) -> None:
+    deadline = time.monotonic() + 30
+    while redis_up(base) != expected:
+        assert time.monotonic() < deadline, f"salon_redis_up did not become {expected}"
+        time.sleep(0.05)
+
+
+def test_redis_up_follows_the_processes_connection(tmp_path: Path) -> None:
+    with (
+        private_redis(tmp_path) as redis_server,
+        demo_club_env(tmp_path, redis_server.url, next_hand_seconds="0.3") as env,
+        running_server(env) as base,
+    ):
+        assert redis_up(base) == 1
+        redis_server.stop()
+        wait_for_redis_up(base, 0)
+        redis_server.start()
+        wait_for_redis_up(base, 1)
