@@ -77,7 +77,8 @@ class SalonCollector(Collector):
         refused = CounterMetricFamily(
             "salon_refused_writes",
             "Writes this process's tables could not make: fenced (another process owns the "
-            "table now) or storage (the database could not be reached or could not write).",
+            "table now) or storage (the database could not be reached or could not write: "
+            "the write that found it away, then each command refused while it is).",
             labels=["reason"],
         )
         refused.add_metric(["fenced"], self.tables.refused.fenced)

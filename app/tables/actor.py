@@ -315,8 +315,8 @@ class TableActor:
         did past the stored state is forgotten (nobody heard of it: write-ahead), actions are
         refused, the timers stop, and the table is read back once the database answers
         again (`_read_back`). Everyone watching is told at once."""
-        self.refused.storage += 1
         if self.storage_retry_at is None:
+            self.refused.storage += 1  # the write that found it away (not each retry)
             log.warning("table %s: the database is not answering (%s)", self.table_id, error)
             self._storage_pause = STORAGE_RETRY_FIRST_SECONDS
             frame = self.encoders.storage(False)
@@ -355,6 +355,7 @@ class TableActor:
         leaving, the lobby's summary, stopping. A page (re)opening is refused too (its
         socket retries): the table has no state to show it until it is read back."""
         if self.storage_retry_at is not None and not isinstance(command, (Leave, Describe)):
+            self.refused.storage += 1
             raise StorageUnavailable()
 
     async def _load(self) -> None:

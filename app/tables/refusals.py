@@ -10,6 +10,7 @@ class RefusedWrites:
     # Refused by the database because another process owns the table now: this process was
     # paused or cut off past its lease (app/services/fencing.py).
     fenced: int = 0
-    # Not made because the database could not be reached or could not write: the table
-    # pauses until it answers again (app/services/outage.py).
+    # Not made because the database could not be reached or could not write: the one that
+    # found it away, then each command refused while the table waits for it to answer again
+    # (app/services/outage.py).
     storage: int = 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -223,3 +224,37 @@ def test_redis_up_follows_the_processes_connection(tmp_path: Path) -> None:
         wait_for_redis_up(base, 0)
         redis_server.start()
         wait_for_redis_up(base, 1)
+
+
+async def test_writes_the_database_did_not_take_are_counted(tmp_path: Path) -> None:
+    """One process on SQLite: the actions' table disappears under a table in play. The
+    action that found it gone is refused, and so is the next one while the table waits."""
+    env = salon_env(tmp_path, SALON_NEXT_HAND_SECONDS="0.3")
+    assert salon("migrate", env=env).returncode == 0
+    assert salon("demo", env=env).returncode == 0
+    with running_server(env) as base:
+        players = await play(base.removeprefix("http://"), env)
+        try:
+            refused = refused_storage(base)
+            with sqlite3.connect(tmp_path / "salon.db") as database:
+                database.execute("ALTER TABLE hand_actions RENAME TO hand_actions_gone")
+            for more in (1, 2):
+                await in_step(players)
+                mover = to_act(players)
+                assert mover is not None
+                await mover.send(
+                    {"type": "action", "id": f"away{more}", "version": mover.version}
+                    | first_choice(mover)
+                )
+                await mover.wait_for(lambda p: bool(p.errors()), 15)
+                assert [e["code"] for e in mover.errors()] == ["storage_unavailable"]
+                mover.frames[:] = [f for f in mover.frames if f["type"] != "error"]
+                assert refused_storage(base) == refused + more
+        finally:
+            for player in players:
+                await player.close()
+                await player.http.aclose()
+
+
+def refused_storage(base: str) -> float:
+    return value(parse(scrape(base).text), "salon_refused_writes_total", reason="storage")
