@@ -1,12 +1,13 @@
 """GET /metrics: this process's figures in the Prometheus text format (docs/monitoring.md).
 
-Anyone who may not scrape gets the same 404 as for a page that does not exist: the public
-learns nothing, not even that the endpoint is there.
+Anyone who may not scrape gets the same 404 as for a page that does not exist: nothing of
+the club's figures, nor a hint of which of the two keys was missing.
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.responses import PlainTextResponse
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.process_collector import ProcessCollector
@@ -19,7 +20,7 @@ from app.monitoring.loop_lag import LoopLag
 from app.tables.manager import TableManager
 from app.ws.logins import LoginSockets
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(tags=["monitoring"])
 
 
 def metrics_registry(
@@ -39,8 +40,17 @@ def install_metrics(app: FastAPI, settings: Settings, registry: CollectorRegistr
     app.include_router(router)
 
 
-@router.get("/metrics")
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    responses={
+        200: {"description": "This process's figures (docs/monitoring.md)"},
+        404: {"description": "Neither the metrics token nor a trusted network"},
+    },
+)
 async def metrics(request: Request) -> Response:
+    """For the club's operators (Prometheus): this process's figures in the Prometheus
+    text format, with the bearer token SALON_METRICS_TOKEN or from SALON_METRICS_NETWORKS."""
     settings: Settings = request.app.state.settings
     allowed = may_scrape(
         request.client.host if request.client else None,
