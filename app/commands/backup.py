@@ -34,7 +34,7 @@ from sqlalchemy.engine import make_url
 
 from app.commands.preflight import SetupProblem, check_reachable
 from app.config import Settings
-from app.db.libpq import libpq_environment
+from app.db.libpq import libpq_environment, libpq_url
 
 Kind = Literal["sqlite", "postgresql"]
 
@@ -57,10 +57,6 @@ def _sqlite_file(url: str) -> Path:
     if not database or database == ":memory:":
         raise SetupProblem("DATABASE_URL names an in-memory SQLite database: there is no file.")
     return Path(database)
-
-
-def _dsn(url: str) -> str:
-    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
 def _new_file(path: Path) -> None:
@@ -122,7 +118,7 @@ def _major(version_line: str) -> int | None:
 
 
 async def _server_major(url: str) -> int:
-    connection = await asyncpg.connect(_dsn(url), timeout=10)
+    connection = await asyncpg.connect(libpq_url(url), timeout=10)
     try:
         return int(connection.get_server_version().major)
     finally:
@@ -227,8 +223,9 @@ def _said(kind: Kind) -> str:
 def _refuse_a_club(contents: Contents, where: str) -> None:
     if contents.has_club:
         raise SetupProblem(
-            f"The database {where} already holds a club: restore only into an empty database (a new SQLite "
-            "file, or a new PostgreSQL database made with createdb), nothing was changed."
+            f"The database {where} already holds a club: restore only into an empty "
+            "database (a new SQLite file, or a new PostgreSQL database made with createdb); "
+            "nothing was changed."
         )
 
 
@@ -244,7 +241,7 @@ def _sqlite_contents(path: Path) -> Contents:
 
 
 async def _postgres_contents(url: str) -> Contents:
-    connection = await asyncpg.connect(_dsn(url), timeout=10)
+    connection = await asyncpg.connect(libpq_url(url), timeout=10)
     try:
         tables = await connection.fetchval(
             "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"

@@ -72,3 +72,14 @@ def libpq_environment(url: str, base: Mapping[str, str] | None = None) -> dict[s
             values[variable] = value
     env.update({name: value for name, value in values.items() if value})
     return env
+
+
+def libpq_url(url: str) -> str:
+    """`url` as a plain `postgresql://` connection URI with libpq's `sslmode=` (what
+    asyncpg.connect and libpq both read), whatever spelling of TLS it came with."""
+    parsed = make_url(url)
+    query = {k: v for k, v in parsed.query.items() if k not in ("ssl", "sslmode")}
+    mode = ssl_mode(url)
+    if mode:
+        query["sslmode"] = mode
+    return parsed.set(drivername="postgresql", query=query).render_as_string(hide_password=False)
