@@ -167,8 +167,11 @@ def _run(tool: str, arguments: list[str], url: str) -> None:
         [tool, *arguments], env=libpq_environment(url), capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
-        said = done.stderr.strip().splitlines()
-        raise SetupProblem(f"{Path(tool).name} failed: {said[-1] if said else done.returncode}.")
+        lines = done.stderr.strip().splitlines()
+        # The tools' first error line says what went wrong (the next ones quote the SQL).
+        errors = [line for line in lines if "error" in line.lower()]
+        said = errors[0] if errors else lines[-1] if lines else f"exit status {done.returncode}"
+        raise SetupProblem(f"{Path(tool).name} failed: {said}")
 
 
 # Restoring
@@ -232,12 +235,18 @@ def _refuse_a_club(contents: Contents, where: str) -> None:
 def _sqlite_contents(path: Path) -> Contents:
     if not path.exists():
         return Contents(has_tables=False, has_club=False)
-    with closing(sqlite3.connect(path, timeout=_BUSY_SECONDS)) as database:
-        has_tables = database.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'").fetchone()
-        has_club = _has_table(database, "club") and bool(
-            database.execute("SELECT 1 FROM club").fetchone()
-        )
-    return Contents(has_tables=has_tables is not None, has_club=has_club)
+    try:
+        with closing(sqlite3.connect(path, timeout=_BUSY_SECONDS)) as database:
+            tables = database.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'")
+            has_tables = tables.fetchone() is not None
+            has_club = _has_table(database, "club") and bool(
+                database.execute("SELECT 1 FROM club").fetchone()
+            )
+    except sqlite3.DatabaseError:
+        raise SetupProblem(
+            f"{path} is not a SQLite database: restore into a new file; nothing was changed."
+        ) from None
+    return Contents(has_tables=has_tables, has_club=has_club)
 
 
 async def _postgres_contents(url: str) -> Contents:

@@ -74,3 +74,21 @@ def test_a_pg_dump_older_than_the_server_is_refused_before_it_runs(
     assert f"postgresql-client-{major}" in done.stderr
     assert not (old_tools / "ran").exists()  # asked its version only
     assert list(tmp_path.glob("club.dump*")) == []
+
+
+def test_restore_refuses_what_is_not_a_backup_of_this_kind_of_database(tmp_path: Path) -> None:
+    env = salon_env(tmp_path / "data")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a backup")
+    done = salon("restore", str(notes), env=env)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"salon: {notes} is not a Salon backup (neither a SQLite database nor a pg_dump "
+        "custom archive).\n"
+    )
+    archive = tmp_path / "club.dump"
+    archive.write_bytes(b"PGDMP\x01\x0e\x00")
+    done = salon("restore", str(archive), env=env)
+    assert done.returncode == 2
+    assert "is a PostgreSQL backup but DATABASE_URL names a SQLite database" in done.stderr
+    assert not (tmp_path / "data" / "salon.db").exists()  # nothing was made
