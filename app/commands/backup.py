@@ -14,7 +14,7 @@ environment (app/db/libpq.py), never with the password on the command line.
 A restore goes into an empty database only: one that already holds a club is refused, so
 that a mistyped DATABASE_URL cannot overwrite a club that is playing. A backup is written
 under a temporary name and renamed when complete: a file with the name asked for is a whole
-backup.
+backup. Only its owner may read it (it holds the members' password hashes).
 """
 
 from __future__ import annotations
@@ -76,6 +76,8 @@ def backup(settings: Settings, target: Path) -> str:
     url = settings.resolved_database_url
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    # Members' password hashes are in it: readable by the operator's user alone.
+    partial.touch(mode=0o600)
     try:
         if _kind(settings) == "sqlite":
             source = _sqlite_file(url)

@@ -22,17 +22,11 @@ from sqlalchemy.orm import aliased
 from app.db.models import Account, AccountKind, LedgerEntry, LedgerOperation
 from app.db.session import Database
 from app.services.circulation import circulation
+from tests.bot_table import QUICK_PLAY, open_bots_table
 from tests.databases import create_postgres_database, drop_postgres_database
 from tests.live import demo_password, running_server, salon, salon_env
 from tests.tables.harness import log_in
 
-# Bots that never think and hands that follow each other at once: the ledger moves
-# several times a second while the backup runs.
-QUICK_PLAY = {
-    "SALON_NEXT_HAND_SECONDS": "0.2",
-    "SALON_BOT_THINK_MIN_SECONDS": "0",
-    "SALON_BOT_THINK_MAX_SECONDS": "0",
-}
 OPERATIONS_BEFORE_BACKUP = 3
 CIRCULATING = (AccountKind.MEMBER, AccountKind.SEAT, AccountKind.POT)
 
@@ -100,27 +94,9 @@ async def wait_for_operations(url: str, more_than: int) -> int:
 
 
 async def start_bots_playing(host: str, admin_password: str) -> None:
-    """A club table where three bots an admin seated play each other without end."""
     admin = await log_in(host, "admin", admin_password)
     try:
-        made = await admin.post(
-            "/api/tables",
-            {
-                "name": "Backup",
-                "game": "bourre",
-                "seat_count": 3,
-                "buy_in_min": 20,
-                "buy_in_max": 300,
-            },
-        )
-        assert made.status_code == 201, made.text
-        table_id = made.json()["id"]
-        for seat in range(3):
-            seated = await admin.post(
-                f"/api/tables/{table_id}/bots",
-                {"level": "random", "seat": seat, "request_key": f"backup-bot-{seat:04d}"},
-            )
-            assert seated.status_code == 200, seated.text
+        await open_bots_table(admin, "Backup")
     finally:
         await admin.http.aclose()
 
@@ -182,6 +158,7 @@ async def test_a_backup_during_play_restores_one_moment_of_the_club(
         last_before_backup = (await read_ledger(place.url)).operations[-1]
         made = salon("backup", str(backup_file), env=place.env)
         assert made.returncode == 0, made.stderr
+        assert backup_file.stat().st_mode & 0o777 == 0o600  # password hashes inside
         last_after_backup = (await read_ledger(place.url)).operations[-1]
         # The table played on through the backup.
         await wait_for_operations(place.url, len((await read_ledger(place.url)).operations))

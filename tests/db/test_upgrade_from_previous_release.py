@@ -24,16 +24,12 @@ from sqlalchemy import func, select, text
 from app.db.models import LedgerOperation
 from app.db.session import Database
 from app.services.circulation import circulation
+from tests.bot_table import QUICK_PLAY, open_bots_table
 from tests.databases import create_postgres_database, drop_postgres_database
 from tests.live import RestartableServer, demo_password, salon, salon_env
 from tests.releases import export_source, previous_release
 from tests.tables.harness import Player, log_in
 
-QUICK_PLAY = {
-    "SALON_NEXT_HAND_SECONDS": "0.2",
-    "SALON_BOT_THINK_MIN_SECONDS": "0",
-    "SALON_BOT_THINK_MAX_SECONDS": "0",
-}
 HANDS_BEFORE_UPGRADE = 2
 
 
@@ -67,22 +63,6 @@ async def wait_for_hands(url: str, more_than: int, server: RestartableServer) ->
         assert time.monotonic() < deadline, f"no hand ended after {more_than}"
         await asyncio.sleep(0.1)
     return count
-
-
-async def bots_table(admin: Player) -> int:
-    made = await admin.post(
-        "/api/tables",
-        {"name": "Upgrade", "game": "bourre", "seat_count": 3, "buy_in_min": 20, "buy_in_max": 300},
-    )
-    assert made.status_code == 201, made.text
-    table_id = int(made.json()["id"])
-    for seat in range(3):
-        seated = await admin.post(
-            f"/api/tables/{table_id}/bots",
-            {"level": "random", "seat": seat, "request_key": f"upgrade-bot-{seat:04d}"},
-        )
-        assert seated.status_code == 200, seated.text
-    return table_id
 
 
 async def hand_logs(admin: Player) -> dict[int, Any]:
@@ -126,7 +106,7 @@ async def test_the_previous_release_upgrades_under_its_running_server(
     old.start()
     try:
         admin = await log_in(old.host, "admin", demo_password(env, "admin"))
-        table_id = await bots_table(admin)
+        table_id = await open_bots_table(admin, "Upgrade")
         await wait_for_hands(database, HANDS_BEFORE_UPGRADE - 1, old)
 
         # This checkout's migrations, under the old server while it deals.
