@@ -3,8 +3,8 @@ on a member's admin page, and the member opens it to choose a new password.
 
 The member's page (`/reset/<token>`) is throttled per address as logins are: each unknown,
 used or expired link tried counts as a wrong password, and an address that has used up
-the window is refused before its link is even looked up. Its answers are never cached and
-send no Referer, so the token stays in the address bar it came in.
+the window is refused before its link is even looked up. Its answers are never cached, and
+its address is sent as a Referer to this site only.
 """
 
 from __future__ import annotations
@@ -40,9 +40,10 @@ PasswordText = Annotated[str, Form(max_length=256)]
 
 
 def _private(response: Response) -> Response:
-    """A page holding a link or its token: kept by no cache, and leaking no Referer."""
+    """A page holding a link or its token: kept by no cache. (Its address goes as a Referer
+    to this site alone, by the site-wide `same-origin` policy; `no-referrer` would make
+    browsers send `Origin: null` with the form, which the CSRF check rightly refuses.)"""
     response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
 
