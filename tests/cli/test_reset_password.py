@@ -134,3 +134,14 @@ def test_the_link_is_under_the_base_url_or_the_first_allowed_origin() -> None:
             link_origin(settings, wrong)
     with pytest.raises(SetupProblem, match="SALON_ALLOWED_ORIGINS is empty"):
         link_origin(Settings(allowed_origins=""), None)
+
+
+def test_the_command_is_listed_and_documents_its_options() -> None:
+    from app.cli import build_parser
+
+    listed = " ".join(build_parser().format_help().split())
+    assert "reset-password print a one-time link" in listed
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["reset-password"])  # the name is required
+    args = build_parser().parse_args(["reset-password", "alice", "--password-stdin"])
+    assert (args.username, args.base_url, args.password_stdin) == ("alice", None, True)
