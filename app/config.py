@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from app.db.tls import split_tls, ssl_argument
 from app.security.passwords import Hashing
 
 SECRET_KEY_FILE = "secret_key"  # noqa: S105 (a file name, not a secret)
@@ -71,7 +72,8 @@ def origin_list(value: Any) -> list[str]:
 def async_database_url(url: str) -> str:
     """`url` with the driver Salon uses: `postgres://` and `postgresql://` (what hosting
     panels print) become `postgresql+asyncpg://`, `sqlite:///` becomes `sqlite+aiosqlite:///`.
-    libpq's `sslmode=` is asyncpg's `ssl=`. Any other scheme is refused with a sentence."""
+    Its TLS keys (`sslmode=`, `ssl=`, app/db/tls.py) are checked here and read when it is
+    connected to. Any other scheme is refused with a sentence."""
     scheme, separator, rest = url.partition("://")
     driver = _DRIVERS.get(scheme.lower())
     if not separator or driver is None:
@@ -80,7 +82,7 @@ def async_database_url(url: str) -> str:
             f"not {scheme + separator if separator else repr(url)}"
         )
     if driver.startswith("postgresql"):
-        rest = rest.replace("?sslmode=", "?ssl=").replace("&sslmode=", "&ssl=")
+        ssl_argument(split_tls(f"{driver}://{rest}")[1])  # a sentence if they are wrong
     return f"{driver}://{rest}"
 
 

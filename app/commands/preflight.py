@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import ssl
 from pathlib import Path
 
 import asyncpg
@@ -56,6 +57,18 @@ def _postgres_problem(url: str, error: BaseException) -> SetupProblem | None:
             f"The database server at {where} refused user {parsed.username!r}: check the user "
             "and password in DATABASE_URL."
         )
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return SetupProblem(
+            f"The database server at {where} presented a certificate that DATABASE_URL's "
+            f"TLS settings do not trust ({error.verify_message}): give the authority that "
+            "signed it in sslrootcert=, or correct the host or sslmode in DATABASE_URL."
+        )
+    if isinstance(error, ConnectionError) and "rejected SSL upgrade" in str(error):
+        return SetupProblem(
+            f"The database server at {where} does not offer TLS, which DATABASE_URL's sslmode "
+            "requires: enable ssl on the server, or set sslmode=disable (or prefer) in "
+            "DATABASE_URL."
+        )
     if isinstance(error, OSError | TimeoutError):
         if isinstance(error, TimeoutError):
             reason = "no answer"
@@ -71,9 +84,12 @@ def _postgres_problem(url: str, error: BaseException) -> SetupProblem | None:
 
 
 async def _postgres_check(url: str) -> None:
-    dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    from app.db.session import postgres_connection
+
+    bare, tls = postgres_connection(url)
+    dsn = bare.replace("postgresql+asyncpg://", "postgresql://", 1)
     try:
-        connection = await asyncpg.connect(dsn, timeout=CONNECT_TIMEOUT_SECONDS)
+        connection = await asyncpg.connect(dsn, ssl=tls, timeout=CONNECT_TIMEOUT_SECONDS)
     except (asyncpg.PostgresError, OSError, TimeoutError) as error:
         problem = _postgres_problem(url, error)
         if problem is None:
