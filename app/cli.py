@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import logging
 import os
@@ -41,22 +42,29 @@ def _settings() -> Settings:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.commands.preflight import check_migrated, check_redis
+    from app.commands.embedded_lock import hold_embedded_database
+    from app.commands.listening import listening_socket
+    from app.commands.preflight import check_migrated, check_redis, sqlite_path
     from app.main import create_app
 
     settings = _settings()
     check_migrated(settings)
+    embedded = sqlite_path(settings.resolved_database_url)
+    if embedded is not None:
+        hold_embedded_database(embedded)
     if settings.redis_url:
         check_redis(settings)
+    host = args.host or settings.host
+    port = args.port or settings.port
+    # Bound before anything is announced or loaded: a port in use is one sentence.
+    sock = listening_socket(host, port)
     # Warnings of every part, and which tables move between processes (several processes).
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s:  %(name)s: %(message)s")
     logging.getLogger("app.cluster").setLevel(logging.INFO)
-    host = args.host or settings.host
-    port = args.port or settings.port
     # The collector is tuned once the tables are loaded (app.tables.gc_pauses).
     app = create_app(settings)
     print(f"Salon serving on http://{host}:{port} (database: {settings.database_kind})")
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -74,7 +82,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The app believes forwarded headers itself, from SALON_TRUSTED_PROXIES only.
         proxy_headers=False,
     )
-    return 0
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: Uvicorn has shut down
+        server.run(sockets=[sock])
+    # As `uvicorn.run`: a start-up that failed (the app's lifespan) is exit status 3.
+    return 0 if server.started else 3
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:

@@ -98,7 +98,10 @@ async def _postgres_check(url: str) -> None:
     await connection.close()
 
 
-def _sqlite_path(url: str) -> Path | None:
+def sqlite_path(url: str) -> Path | None:
+    """The SQLite file of `url` (None: not SQLite, or in memory)."""
+    if not url.startswith("sqlite"):
+        return None
     database = make_url(url).database
     return Path(database) if database and database != ":memory:" else None
 
@@ -109,7 +112,7 @@ def check_reachable(settings: Settings) -> None:
     if url.startswith("postgresql"):
         asyncio.run(_postgres_check(url))
         return
-    path = _sqlite_path(url)
+    path = sqlite_path(url)
     if path is not None and not path.parent.is_dir():
         raise SetupProblem(
             f"The folder {path.parent} for the SQLite database does not exist: create it, or "
@@ -140,7 +143,7 @@ def check_migrated(settings: Settings) -> None:
     from app.db.migrate import alembic_config
 
     url = settings.resolved_database_url
-    path = _sqlite_path(url) if url.startswith("sqlite") else None
+    path = sqlite_path(url) if url.startswith("sqlite") else None
     if path is not None and not path.exists():
         raise SetupProblem(
             f"There is no database at {path} yet: run `salon migrate` first "
