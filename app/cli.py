@@ -26,6 +26,7 @@ T = TypeVar("T")
 def _settings() -> Settings:
     from pydantic import ValidationError
 
+    from app.commands.data_folder import check_data_folder
     from app.commands.preflight import settings_problem
     from app.security.passwords import use_hashing
 
@@ -33,8 +34,7 @@ def _settings() -> Settings:
         settings = get_settings()
     except ValidationError as error:
         raise settings_problem(error) from None
-    if settings.database_url == "" and settings.resolved_database_url.startswith("sqlite"):
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    check_data_folder(settings)
     use_hashing(settings.argon2_profile)
     return settings
 
@@ -42,6 +42,7 @@ def _settings() -> Settings:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.commands.data_folder import check_secret_key
     from app.commands.embedded_lock import hold_embedded_database
     from app.commands.listening import listening_socket
     from app.commands.preflight import check_migrated, check_redis, sqlite_path
@@ -49,6 +50,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     settings = _settings()
     check_migrated(settings)
+    check_secret_key(settings)
     embedded = sqlite_path(settings.resolved_database_url)
     if embedded is not None:
         hold_embedded_database(embedded)
@@ -161,9 +163,11 @@ def cmd_create_admin(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from app.commands.data_folder import writable_data_folder
     from app.commands.setup import seed_demo
 
     settings = _settings()
+    writable_data_folder(settings, "the demo's logins")
 
     async def run(db: Database) -> str:
         return await seed_demo(db, settings)

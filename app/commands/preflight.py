@@ -107,17 +107,23 @@ def sqlite_path(url: str) -> Path | None:
 
 
 def check_reachable(settings: Settings) -> None:
-    """The database server answers and the database exists (SQLite: its folder can hold it)."""
+    """The database server answers and the database exists (SQLite: its folder can hold it,
+    and this process may write both)."""
     url = settings.resolved_database_url
     if url.startswith("postgresql"):
         asyncio.run(_postgres_check(url))
         return
+    from app.commands.data_folder import check_sqlite_writable
+
     path = sqlite_path(url)
-    if path is not None and not path.parent.is_dir():
+    if path is None:
+        return
+    if not path.parent.is_dir():
         raise SetupProblem(
             f"The folder {path.parent} for the SQLite database does not exist: create it, or "
             "set SALON_DATA_DIR (or DATABASE_URL) to a folder that does."
         )
+    check_sqlite_writable(path)
 
 
 async def _schema_revision(url: str) -> str | None:
@@ -129,8 +135,14 @@ async def _schema_revision(url: str) -> str | None:
             row = await connection.execute(text("SELECT version_num FROM alembic_version"))
             return row.scalar_one_or_none()
     except DBAPIError as error:
-        if isinstance(error.orig, sqlite3.OperationalError) or "alembic_version" in str(error):
+        if "alembic_version" in str(error.orig):  # no such table: never migrated
             return None
+        if isinstance(error.orig, sqlite3.Error):
+            raise SetupProblem(
+                f"Cannot read the SQLite database at {sqlite_path(url)} ({error.orig}): "
+                "restore it from a backup, or point SALON_DATA_DIR (or DATABASE_URL) at "
+                "Salon's database."
+            ) from None
         raise
     finally:
         await db.dispose()
