@@ -27,7 +27,7 @@ def _settings() -> Settings:
     from pydantic import ValidationError
 
     from app.commands.data_folder import check_data_folder
-    from app.commands.preflight import settings_problem
+    from app.commands.setting_errors import settings_problem
     from app.security.passwords import use_hashing
 
     try:
@@ -46,7 +46,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from app.commands.embedded_lock import hold_embedded_database
     from app.commands.listening import listening_socket
     from app.commands.preflight import check_migrated, check_redis, sqlite_path
-    from app.main import create_app
 
     settings = _settings()
     check_migrated(settings)
@@ -63,6 +62,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # Warnings of every part, and which tables move between processes (several processes).
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s:  %(name)s: %(message)s")
     logging.getLogger("app.cluster").setLevel(logging.INFO)
+    from app.main import create_app  # the whole app: imported once the checks have passed
+
     # The collector is tuned once the tables are loaded (app.tables.gc_pauses).
     app = create_app(settings)
     print(f"Salon serving on http://{host}:{port} (database: {settings.database_kind})")

@@ -12,7 +12,6 @@ import ssl
 from pathlib import Path
 
 import asyncpg
-from pydantic import ValidationError
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -24,17 +23,6 @@ CONNECT_TIMEOUT_SECONDS = 5.0
 
 class SetupProblem(Exception):
     """A setup mistake, with the sentence that tells the operator what to do."""
-
-
-def settings_problem(error: ValidationError) -> SetupProblem:
-    """The first invalid setting, in the sentence its validator wrote (without pydantic's
-    "Value error, " prefix and type details)."""
-    first = error.errors()[0]
-    cause = first.get("ctx", {}).get("error")
-    if isinstance(cause, ValueError):
-        return SetupProblem(str(cause))
-    setting = ".".join(str(part) for part in first["loc"]) or "a setting"
-    return SetupProblem(f"The setting {setting} is invalid: {first['msg']}.")
 
 
 def _where(url: str) -> str:

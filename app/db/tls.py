@@ -23,8 +23,7 @@ from __future__ import annotations
 import ssl
 from dataclasses import dataclass
 from pathlib import Path
-
-from sqlalchemy.engine import make_url
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
 # asyncpg's `ssl=` also takes a boolean.
@@ -45,17 +44,17 @@ class TlsRequest:
     key: str | None = None
 
 
-def _single(query: dict[str, str | tuple[str, ...]], key: str) -> str | None:
-    value = query.get(key)
-    if isinstance(value, tuple):
+def _single(pairs: list[tuple[str, str]], key: str) -> str | None:
+    values = [value for name, value in pairs if name == key]
+    if len(values) > 1:
         raise ValueError(f"DATABASE_URL gives {key}= more than once: keep one")
-    return value
+    return values[0] if values else None
 
 
 def split_tls(url: str) -> tuple[str, TlsRequest]:
     """`url` without its TLS keys, and what they asked for."""
-    parsed = make_url(url)
-    query = dict(parsed.query)
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
     sslmode = _single(query, "sslmode")
     asyncpg_ssl = _single(query, "ssl")
     if sslmode is not None and asyncpg_ssl is not None:
@@ -76,8 +75,8 @@ def split_tls(url: str) -> tuple[str, TlsRequest]:
     )
     if request.mode is None and (request.root_cert or request.cert or request.key):
         request = TlsRequest("prefer", request.root_cert, request.cert, request.key)
-    stripped = parsed.difference_update_query(TLS_KEYS)
-    return stripped.render_as_string(hide_password=False), request
+    kept = [(name, value) for name, value in query if name not in TLS_KEYS]
+    return parts._replace(query=urlencode(kept)).geturl(), request
 
 
 def _readable(key: str, name: str) -> str:
