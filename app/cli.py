@@ -25,15 +25,18 @@ T = TypeVar("T")
 
 def _settings() -> Settings:
     from pydantic import ValidationError
+    from pydantic_settings import SettingsError
 
     from app.commands.data_folder import check_data_folder
-    from app.commands.setting_errors import settings_problem
+    from app.commands.setting_errors import settings_problem, unreadable_setting
     from app.security.passwords import use_hashing
 
     try:
         settings = get_settings()
     except ValidationError as error:
         raise settings_problem(error) from None
+    except SettingsError as error:
+        raise unreadable_setting(error) from None
     check_data_folder(settings)
     use_hashing(settings.argon2_profile)
     return settings
@@ -289,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="salon",
         description=f"Salon: a club card room for {titles_said()}. Settings come from "
-        "the environment (see the README's Configuration): DATABASE_URL, SECRET_KEY, "
+        "the environment (docs/configuration.md): DATABASE_URL, SECRET_KEY, "
         "SALON_ENV, SALON_DATA_DIR, ...",
         epilog=SETUP_EXIT_CODE,
         formatter_class=_Help,

@@ -8,18 +8,20 @@ A validator that wrote its own sentence (they name their variable) is said as it
 
 from __future__ import annotations
 
+import re
 import types
 from typing import Any, Literal, Union, get_args, get_origin
 
-from annotated_types import Ge, Gt, Le, Lt
+from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen
 from pydantic import AliasChoices, ValidationError
 from pydantic.fields import FieldInfo
+from pydantic_settings import SettingsError
 
 from app.commands.preflight import SetupProblem
 from app.config import Settings
 
-# Settings whose value may hold a password: never repeated back.
-_SECRET = {"database_url", "secret_key", "redis_url"}
+# Settings whose value may hold a password (URLs carry them too): never repeated back.
+_SECRET = re.compile(r"key|token|password|secret|url")
 
 
 def variable_of(name: str) -> str:
@@ -90,6 +92,15 @@ def accepted(name: str) -> str:
         return f"a whole number{unit} {_range(field)}".strip()
     if kinds == [float]:
         return f"a number{unit} {_range(field)}".strip()
+    lengths = [bound for bound in field.metadata if isinstance(bound, MinLen | MaxLen)]
+    if kinds == [str] and lengths:
+        least = next((b.min_length for b in lengths if isinstance(b, MinLen)), 0)
+        most = next((b.max_length for b in lengths if isinstance(b, MaxLen)), None)
+        return (
+            f"text of {least} to {most} characters"
+            if most
+            else f"text of at least {least} characters"
+        )
     return "a value described in docs/configuration.md"
 
 
@@ -105,6 +116,19 @@ def settings_problem(error: ValidationError) -> SetupProblem:
     if name is None:
         return SetupProblem(f"The setting {location or '?'} is invalid: {first['msg']}.")
     said = variable_of(name)
-    if name not in _SECRET:
+    if not _SECRET.search(name):
         said += f"={first.get('input')}"
     return SetupProblem(f"{said} is refused: it accepts {accepted(name)}.")
+
+
+def unreadable_setting(error: SettingsError) -> SetupProblem:
+    """A setting pydantic-settings could not even decode (a list or a mapping that is not
+    JSON), named by its variable."""
+    found = re.search(r'field "(\w+)"', str(error))
+    name = found.group(1) if found else None
+    if name is None or name not in Settings.model_fields:
+        return SetupProblem(f"A setting could not be read: {error}.")
+    return SetupProblem(
+        f"{variable_of(name)} could not be read ({error.__cause__ or error}): it accepts "
+        f"{accepted(name)}."
+    )

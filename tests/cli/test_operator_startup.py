@@ -8,6 +8,7 @@ import socket
 from pathlib import Path
 
 from tests.cli.one_sentence import assert_one_sentence
+from tests.databases import create_postgres_database, drop_postgres_database
 from tests.live import RestartableServer, free_port, salon, salon_env
 
 
@@ -28,6 +29,25 @@ def test_a_port_in_use_is_refused_before_anything_is_announced(tmp_path: Path) -
     assert_one_sentence(result, f"Port {port} on 127.0.0.1 is already in use", "--port")
     assert "Salon serving" not in result.stdout
     assert "startup" not in result.stdout + result.stderr
+
+
+def test_a_port_in_use_is_refused_before_joining_the_other_processes(tmp_path: Path) -> None:
+    scratch = create_postgres_database()
+    try:
+        prefix = f"salon-port-test-{free_port()}"
+        env = salon_env(
+            tmp_path, scratch, REDIS_URL="redis://127.0.0.1:6379/0", SALON_REDIS_PREFIX=prefix
+        )
+        assert salon("migrate", env=env).returncode == 0
+        with socket.socket() as holder:
+            holder.bind(("127.0.0.1", 0))
+            holder.listen()
+            port = holder.getsockname()[1]
+            result = salon("serve", "--port", str(port), env=env)
+        assert_one_sentence(result, f"Port {port} on 127.0.0.1 is already in use")
+        assert "other processes" not in result.stdout + result.stderr
+    finally:
+        drop_postgres_database(scratch)
 
 
 def test_the_embedded_database_has_one_serving_process(tmp_path: Path) -> None:

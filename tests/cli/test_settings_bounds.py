@@ -13,7 +13,7 @@ import types
 from typing import Any, Literal, Union, get_args, get_origin
 
 import pytest
-from annotated_types import Ge, Gt, Le, Lt
+from annotated_types import Ge, Gt, Le, Lt, MaxLen, MinLen
 from pydantic import AliasChoices, ValidationError
 from pydantic.fields import FieldInfo
 
@@ -61,6 +61,10 @@ def refused_values(name: str, field: FieldInfo) -> list[str]:
             values.append(str(bound.le + step))  # type: ignore[operator]
         elif isinstance(bound, Lt):
             values.append(str(bound.lt))
+        elif isinstance(bound, MinLen) and bound.min_length > 0:
+            values.append("x" * (bound.min_length - 1))
+        elif isinstance(bound, MaxLen):
+            values.append("x" * (bound.max_length + 1))
         elif getattr(bound, "pattern", None):
             values.append("not one of these!")
     kind = kinds(field)[0]
