@@ -19,6 +19,7 @@ from app.engine.registry import DEFAULT_GAME, GAME_NAMES, titles_said
 if TYPE_CHECKING:  # the commands import what they need when they run: start-up stays quick
     from app.db.session import Database
     from app.errors import SalonError
+    from app.services.audit import ClubAudit
 
 T = TypeVar("T")
 
@@ -181,13 +182,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from app.services.audit import ClubAudit, club_audit
+    from app.services.audit import club_audit
 
     async def run(db: Database) -> ClubAudit:
         async with db.transaction() as session:
             return await club_audit(session)
 
-    report = _on_database(run)
+    return _print_audit(_on_database(run))
+
+
+def _print_audit(report: ClubAudit) -> int:
     print(
         f"accounts: {report.ledger.accounts}  entries: {report.ledger.entries}  "
         f"chips in circulation: {report.ledger.chips_in_circulation}"
@@ -199,6 +203,34 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(f"  return them with: salon return-stranded {held.account}")
     print("ledger OK" if report.ok else f"ledger INCONSISTENT ({len(report.problems)})")
     return 0 if report.ok else 1
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from app.commands.backup import backup
+
+    print(backup(_settings(), Path(args.path)))
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Restore, then audit what was restored: a restore is done when the ledger proves itself."""
+    from pathlib import Path
+
+    from app.commands.backup import restore
+    from app.services.audit import club_audit
+    from app.services.ledger import last_operation_said
+
+    print(restore(_settings(), Path(args.path)))
+
+    async def run(db: Database) -> tuple[ClubAudit, str]:
+        async with db.transaction() as session:
+            return await club_audit(session), await last_operation_said(session)
+
+    report, last_operation = _on_database(run)
+    print(last_operation)
+    return _print_audit(report)
 
 
 def cmd_return_stranded(args: argparse.Namespace) -> int:
@@ -334,6 +366,20 @@ def build_parser() -> argparse.ArgumentParser:
     command(
         "audit", "verify the chip ledger and the tables' accounts (exit 1 on any problem)"
     ).set_defaults(func=cmd_audit)
+    saved = command(
+        "backup",
+        "write the club's database to a new file while it plays (SQLite: its online backup; "
+        "PostgreSQL: pg_dump's custom format)",
+    )
+    saved.add_argument("path", help="the backup file to write (it must not exist yet)")
+    saved.set_defaults(func=cmd_backup)
+    restored = command(
+        "restore",
+        "restore a backup into an empty database (one without a club), then audit it "
+        "(exit 1 on any problem)",
+    )
+    restored.add_argument("path", help="a file `salon backup` wrote")
+    restored.set_defaults(func=cmd_restore)
     give_back = command(
         "return-stranded",
         "give stranded chips back (a seat's to its member, a pot's to its payers), as an "
