@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from app.db.tls import split_tls, ssl_argument
+from app.db.tls import split_tls
 from app.security.passwords import Hashing
 
 SECRET_KEY_FILE = "secret_key"  # noqa: S105 (a file name, not a secret)
@@ -80,8 +80,8 @@ def origin_list(value: Any) -> list[str]:
 def async_database_url(url: str) -> str:
     """`url` with the driver Salon uses: `postgres://` and `postgresql://` (what hosting
     panels print) become `postgresql+asyncpg://`, `sqlite:///` becomes `sqlite+aiosqlite:///`.
-    Its TLS keys (`sslmode=`, `ssl=`, app/db/tls.py) are checked here and read when it is
-    connected to. Any other scheme is refused with a sentence."""
+    Its TLS mode (`sslmode=`, `ssl=`, app/db/tls.py) is checked here; the certificate files
+    it names are read when it is connected to. Any other scheme is refused with a sentence."""
     scheme, separator, rest = url.partition("://")
     driver = _DRIVERS.get(scheme.lower())
     if not separator or driver is None:
@@ -90,7 +90,7 @@ def async_database_url(url: str) -> str:
             f"not {scheme + separator if separator else repr(url)}"
         )
     if driver.startswith("postgresql"):
-        ssl_argument(split_tls(f"{driver}://{rest}")[1])  # a sentence if they are wrong
+        split_tls(f"{driver}://{rest}")  # a sentence if its TLS mode is wrong
     return f"{driver}://{rest}"
 
 

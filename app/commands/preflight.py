@@ -74,7 +74,10 @@ def _postgres_problem(url: str, error: BaseException) -> SetupProblem | None:
 async def _postgres_check(url: str) -> None:
     from app.db.session import postgres_connection
 
-    bare, tls = postgres_connection(url)
+    try:
+        bare, tls = postgres_connection(url)
+    except ValueError as error:  # a certificate file of DATABASE_URL's that cannot be used
+        raise SetupProblem(f"{error}.") from None
     dsn = bare.replace("postgresql+asyncpg://", "postgresql://", 1)
     try:
         connection = await asyncpg.connect(dsn, ssl=tls, timeout=CONNECT_TIMEOUT_SECONDS)

@@ -84,3 +84,12 @@ def test_a_tls_mode_that_does_not_exist_names_the_setting(tmp_path: Path) -> Non
     assert result.returncode == 2, result.stderr
     assert "DATABASE_URL's sslmode=required is not a TLS mode" in result.stderr
     assert "verify-full" in result.stderr
+
+
+def test_a_certificate_file_that_is_missing_is_named(tmp_path: Path) -> None:
+    missing = tmp_path / "provider-ca.pem"
+    url = f"postgres://postgres@db.example.org/salon?sslmode=verify-full&sslrootcert={missing}"
+    result = salon("migrate", env=salon_env(tmp_path, url))
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert f"DATABASE_URL's sslrootcert={missing} is not a file" in result.stderr
