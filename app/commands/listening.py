@@ -41,6 +41,8 @@ def _problem(host: str, port: int, error: OSError) -> SetupProblem:
 
 def listening_socket(host: str, port: int) -> socket.socket:
     """A TCP socket listening on `host`:`port` (Uvicorn serves on it), or a SetupProblem."""
+    if not 1 <= port <= 65535:  # SALON_PORT is bounded by its setting; --port is checked here
+        raise SetupProblem(f"--port {port} is not a port: it accepts 1 to 65535.")
     try:
         family, kind, protocol, _name, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE

@@ -29,6 +29,8 @@ def test_a_port_in_use_is_refused_before_anything_is_announced(tmp_path: Path) -
     assert_one_sentence(result, f"Port {port} on 127.0.0.1 is already in use", "--port")
     assert "Salon serving" not in result.stdout
     assert "startup" not in result.stdout + result.stderr
+    outside = salon("serve", "--port", "70000", env=env)
+    assert_one_sentence(outside, "--port 70000 is not a port", "1 to 65535")
 
 
 def test_a_port_in_use_is_refused_before_joining_the_other_processes(tmp_path: Path) -> None:
