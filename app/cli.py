@@ -250,6 +250,38 @@ def cmd_return_stranded(args: argparse.Namespace) -> int:
     return _on_database(run)
 
 
+def cmd_reset_password(args: argparse.Namespace) -> int:
+    from app.commands.reset_password import ResetDone, link_origin, reset_password
+    from app.errors import SalonError
+
+    settings = _settings()
+    origin = link_origin(settings, args.base_url)
+    new_password = sys.stdin.readline().rstrip("\n") if args.password_stdin else None
+
+    async def run(db: Database) -> ResetDone | int:
+        try:
+            return await reset_password(
+                db, settings, args.username, origin=origin, new_password=new_password
+            )
+        except SalonError as error:
+            return _refused(error)
+
+    done = _on_database(run)
+    if isinstance(done, int):
+        return done
+    if done.link is None:
+        print(f"Password of {done.username} set; sessions ended: {done.sessions_ended}.")
+        return 0
+    assert done.expires_at is not None
+    print(f"One-time link for {done.username} to choose a new password:")
+    print(f"  {done.link}")
+    print(
+        f"It works once, until {done.expires_at:%Y-%m-%d %H:%M} UTC; give it to "
+        f"{done.username} yourself. A newer link replaces it."
+    )
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from app.commands.replay import run_replay
 
@@ -387,6 +419,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     give_back.add_argument("account", help="the account the audit names, e.g. seat:3:7")
     give_back.set_defaults(func=cmd_return_stranded)
+
+    reset = command(
+        "reset-password",
+        "print a one-time link for a member (the owner too) to choose a new password, or "
+        "set it from standard input; audited as done by the salon command",
+    )
+    reset.add_argument("username", help="the member's login name")
+    reset.add_argument(
+        "--base-url",
+        help="the site's address in the link (default: the first of SALON_ALLOWED_ORIGINS)",
+    )
+    reset.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the new password from standard input and set it now, instead of a link",
+    )
+    reset.set_defaults(func=cmd_reset_password)
 
     replay = command(
         "replay",

@@ -177,6 +177,11 @@ class Settings(BaseSettings):
     )
     # A table's lease: a dead process's tables move to another within about this long.
     lease_seconds: float = Field(default=3.0, ge=0.5, le=60)
+    # Password-reset links (docs/lost-passwords.md): how long a link made by an admin or by
+    # `salon reset-password` stays usable, from one second to seven days (a day by default).
+    # Links that are unknown, used or expired count against the address that tried them as
+    # wrong passwords do (SALON_LOGIN_MAX_FAILURES_PER_ADDRESS per SALON_LOGIN_WINDOW_SECONDS).
+    password_reset_seconds: int = Field(default=86_400, ge=1, le=7 * 86_400)
 
     @field_validator("data_dir", mode="before")
     @classmethod

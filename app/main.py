@@ -27,6 +27,7 @@ from app.errors import LoginFirst, RateLimited, SalonError
 from app.middleware import BodySizeLimit, SecurityHeaders
 from app.security.login_throttle import LoginThrottle
 from app.security.passwords import use_hashing
+from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.commands import Encoders
@@ -39,11 +40,13 @@ from app.web import (
     pages,
     play_pages,
     pwa,
+    reset_pages,
     rules_pages,
     treasury_pages,
 )
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
+from app.web.log_redaction import keep_tokens_out_of_logs
 from app.web.templating import templates
 from app.ws import endpoint, protocol
 from app.ws.logins import LoginSockets
@@ -180,6 +183,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         per_address=settings.login_max_failures_per_address,
         window_seconds=settings.login_window_seconds,
     )
+    # Unknown, used or expired reset links tried per address (app/web/reset_pages.py).
+    app.state.reset_throttle = SlidingWindowLimiter(
+        settings.login_max_failures_per_address, settings.login_window_seconds
+    )
+    keep_tokens_out_of_logs()
 
     app.add_exception_handler(SalonError, _salon_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -221,6 +229,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         rules_pages.admin_router,
         rules_pages.router,
         pwa.router,
+        reset_pages.admin_router,
+        reset_pages.member_router,
     ):
         app.include_router(router)
     mount_docs(app)

@@ -101,6 +101,12 @@ async def require_admin(caller: CurrentCaller) -> Caller:
 AdminCaller = Annotated[Caller, Depends(require_admin)]
 
 
+def site_origin(request: Request) -> str:
+    """The site's origin as the caller's browser reached it (behind a trusted proxy, with
+    the browser's scheme): where links made for others should lead."""
+    return f"{request.url.scheme}://{request.url.netloc}"
+
+
 def cookie_secure(request: Request, settings: Settings) -> bool:
     if settings.cookie_secure is not None:
         return settings.cookie_secure

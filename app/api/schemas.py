@@ -513,6 +513,14 @@ class HandStatsPublic(Output):
     net_by_day: list[DayNetPublic]
 
 
+class PasswordResetPublic(BaseModel):
+    """A one-time link for a member to choose a new password: answered this once (only
+    its digest is kept), to be handed to the member by the admin."""
+
+    url: str
+    expires_at: datetime
+
+
 class RejectedPublic(BaseModel):
     """A pending sign-up turned down (and removed)."""
 
