@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import logging
 import os
@@ -25,16 +26,19 @@ T = TypeVar("T")
 
 def _settings() -> Settings:
     from pydantic import ValidationError
+    from pydantic_settings import SettingsError
 
-    from app.commands.preflight import settings_problem
+    from app.commands.data_folder import check_data_folder
+    from app.commands.setting_errors import settings_problem, unreadable_setting
     from app.security.passwords import use_hashing
 
     try:
         settings = get_settings()
     except ValidationError as error:
         raise settings_problem(error) from None
-    if settings.database_url == "" and settings.resolved_database_url.startswith("sqlite"):
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    except SettingsError as error:
+        raise unreadable_setting(error) from None
+    check_data_folder(settings)
     use_hashing(settings.argon2_profile)
     return settings
 
@@ -42,22 +46,32 @@ def _settings() -> Settings:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.commands.preflight import check_migrated, check_redis
-    from app.main import create_app
+    from app.commands.data_folder import check_secret_key
+    from app.commands.embedded_lock import hold_embedded_database
+    from app.commands.listening import listening_socket
+    from app.commands.preflight import check_migrated, check_redis, sqlite_path
 
     settings = _settings()
     check_migrated(settings)
+    check_secret_key(settings)
+    embedded = sqlite_path(settings.resolved_database_url)
+    if embedded is not None:
+        hold_embedded_database(embedded)
     if settings.redis_url:
         check_redis(settings)
+    host = args.host or settings.host
+    port = args.port or settings.port
+    # Bound before anything is announced or loaded: a port in use is one sentence.
+    sock = listening_socket(host, port)
     # Warnings of every part, and which tables move between processes (several processes).
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s:  %(name)s: %(message)s")
     logging.getLogger("app.cluster").setLevel(logging.INFO)
-    host = args.host or settings.host
-    port = args.port or settings.port
+    from app.main import create_app  # the whole app: imported once the checks have passed
+
     # The collector is tuned once the tables are loaded (app.tables.gc_pauses).
     app = create_app(settings)
     print(f"Salon serving on http://{host}:{port} (database: {settings.database_kind})")
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -75,7 +89,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The app believes forwarded headers itself, from SALON_TRUSTED_PROXIES only.
         proxy_headers=False,
     )
-    return 0
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: Uvicorn has shut down
+        server.run(sockets=[sock])
+    # As `uvicorn.run`: a start-up that failed (the app's lifespan) is exit status 3.
+    return 0 if server.started else 3
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -150,9 +168,11 @@ def cmd_create_admin(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from app.commands.data_folder import writable_data_folder
     from app.commands.setup import seed_demo
 
     settings = _settings()
+    writable_data_folder(settings, "the demo's logins")
 
     async def run(db: Database) -> str:
         return await seed_demo(db, settings)
@@ -336,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="salon",
         description=f"Salon: a club card room for {titles_said()}. Settings come from "
-        "the environment (see the README's Configuration): DATABASE_URL, SECRET_KEY, "
+        "the environment (docs/configuration.md): DATABASE_URL, SECRET_KEY, "
         "SALON_ENV, SALON_DATA_DIR, ...",
         epilog=SETUP_EXIT_CODE,
         formatter_class=_Help,

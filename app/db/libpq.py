@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from sqlalchemy.engine import make_url
 
-from app.db.session import is_local_without_tls_asked
+from app.db.session import is_local
 
 SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
 # asyncpg's boolean spellings of `ssl=`, as libpq modes.
@@ -50,7 +50,7 @@ def ssl_mode(url: str) -> str | None:
                 f"of {', '.join(SSL_MODES)}"
             )
         return mode
-    return "disable" if is_local_without_tls_asked(url) else None
+    return "disable" if is_local(url) else None
 
 
 def libpq_environment(url: str, base: Mapping[str, str] | None = None) -> dict[str, str]:
