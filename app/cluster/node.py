@@ -6,13 +6,15 @@ reaches the others' tables, and how it takes over a dead process's tables.
   then the actor started with that token — it restores the table from Postgres as after a
   restart, and every write it makes checks the token.
 - **Renewal.** Every third of a lease period this process renews its leases and its
-  heartbeat. A lease found in another's hands means the table moved (this process was
-  paused or cut off): its actor stops at once, without writing (its writes would be refused
-  anyway). While Redis cannot be reached, nothing is given up.
+  heartbeat (not while Redis is away: the bus then tries to reach it, and this process
+  puts its leases back the moment it does). A lease found in another's hands means the
+  table moved (this process was paused or cut off): its actor stops at once, without
+  writing (its writes would be refused anyway). While Redis cannot be reached, nothing is
+  given up.
 - **Redis restarts.** A restart may lose every lease (empty, or back after they expired),
   while their owners live on and keep dealing. So an owner puts its leases back as soon as
   it reaches Redis again, and for a while after its own return to Redis (`settle_seconds`:
-  two lease periods, at least the bus's longest pause between tries and then some) a
+  two lease periods, and at least twice the bus's longest pause between tries) a
   process neither takes a table that was served before nor judges another process dead by
   its silence: every live owner has put its leases back and listens again long before.
 - **Takeover.** Once a second the open tables are read from Postgres; one without a lease
@@ -38,6 +40,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from app.cluster.bus import RETRY_CAP_SECONDS, Bus, RedisState, RequestTimedOut
 from app.cluster.codec import (
@@ -222,10 +225,11 @@ class ClusterNode:
     @property
     def settle_seconds(self) -> float:
         """How long after its return to Redis this process trusts neither a missing lease nor
-        a silent channel: long enough for every live owner to have put its leases back (it
-        tries every third of a lease period, and at once on its own return) and to listen
-        again (each process tries again at most RETRY_CAP_SECONDS apart)."""
-        return max(2 * self.lease_seconds, RETRY_CAP_SECONDS + SILENT_SECONDS)
+        a silent channel. Every live process finds Redis back within RETRY_CAP_SECONDS of its
+        return (its bus tries again at most that far apart), and then puts its leases back
+        before anything else, and listens again: twice that leaves a margin, and two lease
+        periods as many renewals as a lease ever has to wait for."""
+        return max(2 * self.lease_seconds, 2 * RETRY_CAP_SECONDS)
 
     def _redis_unsettled(self) -> bool:
         """Whether Redis is away, or came back less than `settle_seconds` ago: then leases
@@ -395,6 +399,11 @@ class ClusterNode:
         next_scan = 0.0
         loop = asyncio.get_running_loop()
         while True:
+            if self.redis_state == "down":
+                # Redis away: the bus alone tries to reach it, backing off, and this
+                # process's leases are put back the moment it does (`_redis_back`).
+                await asyncio.sleep(step)
+                continue
             try:
                 await self._renew()
                 await self._watch_owners()
@@ -404,9 +413,10 @@ class ClusterNode:
                     await self._take_orphans()
             except asyncio.CancelledError:
                 raise
-            except Exception as error:
-                # Redis away: the bus tells it, once; anything else is told when it starts.
-                if self.redis_state == "up" and not self._upkeep_failing:
+            except RedisConnectionError:
+                pass  # Redis away: the bus tells it, once (it may not have noticed yet)
+            except Exception as error:  # told when it starts and when it ends
+                if not self._upkeep_failing:
                     log.warning("cluster upkeep failed (%s); trying again", error)
                     self._upkeep_failing = True
             else:
