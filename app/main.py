@@ -9,7 +9,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, RedirectResponse, Response
-from redis.asyncio import Redis
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -19,6 +18,7 @@ from app.api import hands as hands_api
 from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
 from app.bots.player import Thinking
+from app.cluster.connection import connect
 from app.cluster.node import ClusterNode
 from app.config import Settings, get_settings
 from app.db.session import Database
@@ -171,7 +171,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     if settings.redis_url:  # several processes serve this club: Redis coordinates them
         node = ClusterNode(
             tables,
-            Redis.from_url(settings.redis_url),
+            connect(settings.redis_url),
             settings.redis_prefix,
             settings.lease_seconds,
         )

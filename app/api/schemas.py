@@ -92,8 +92,12 @@ SeedRevealName = Literal["hand", "session"]
 
 
 class HealthPublic(Output):
-    status: Literal["ok"]
+    # "degraded" (with HTTP 503): this process cannot serve its tables fully; `reason` says why.
+    status: Literal["ok", "degraded"]
     database: str
+    # Only when several processes serve the club: whether this one reaches Redis.
+    redis: Literal["up", "down"] | None = None
+    reason: str | None = None
 
 
 class CsrfPublic(Output):
