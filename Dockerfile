@@ -4,13 +4,15 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 SALON_DATA_DIR=/data
 WORKDIR /srv/salon
 
-COPY pyproject.toml README.md alembic.ini ./
+COPY pyproject.toml constraints.txt README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
 COPY docs ./docs
-RUN pip install --no-cache-dir -e . \
+# Every library at the version of the lock file (docs/deployment.md): an image built next
+# month holds what the tests passed with.
+RUN pip install --no-cache-dir --constraint constraints.txt -e . \
     && useradd --system --home /srv/salon salon \
     && mkdir -p /data && chown salon /data
 

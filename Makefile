@@ -3,28 +3,38 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 SALON := $(BIN)/salon
+# Every library at the version the project was tested with (docs/deployment.md, "The lock
+# file"): `make lock` writes it from pyproject.toml; every install here goes through it.
+CONSTRAINTS := constraints.txt
+PIP_INSTALL := $(BIN)/pip install --constraint $(CONSTRAINTS)
+# `make lock` takes every library's newest release; `make lock LOCK_UPGRADE=` keeps the
+# pins it can and only adds what pyproject.toml gained; `LOCK_UPGRADE=--upgrade-package=X`
+# moves one library.
+LOCK_UPGRADE ?= --upgrade
 
-.PHONY: run test lint format clean
+.PHONY: run test lint format lock clean
 
 $(BIN)/python:
 	@echo "Creating the virtual environment $(VENV)…"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 	@echo "Installing Salon and its libraries into $(VENV) (the first time: about a minute)…"
-	$(BIN)/pip install --progress-bar on -e .
+	$(PIP_INSTALL) --progress-bar on -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 	@echo "Installing Salon with its test tools into $(VENV) (the first time: a minute or two)…"
-	$(BIN)/pip install --progress-bar on -e '.[test]'
+	$(PIP_INSTALL) --progress-bar on -e '.[test]'
 	touch $@ $(VENV)/.installed
 
 ## make run: install, migrate the embedded SQLite database, seed the demo club, serve.
+## On an installation whose club is not the demo, `salon demo` says so (status 2) and the
+## club is served all the same.
 run: $(VENV)/.installed
 	$(SALON) migrate
-	$(SALON) demo
+	$(SALON) demo || [ $$? -eq 2 ]
 	$(SALON) serve
 
 ## make test: install the test dependencies, lint, type-check and run the whole suite.
@@ -39,6 +49,14 @@ lint: $(VENV)/.installed-test
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format app tests migrations
 	$(BIN)/ruff check --fix app tests migrations
+
+## make lock: resolve pyproject.toml (the runtime and every extra) again into the lock file,
+## for Python 3.11 and newer on any platform (uv's universal resolution). Then `make test`,
+## and commit constraints.txt with the change that needed it.
+lock: | $(BIN)/python
+	$(BIN)/pip install --quiet 'uv>=0.5'
+	$(BIN)/uv pip compile pyproject.toml --all-extras --universal --python-version 3.11 \
+	    $(LOCK_UPGRADE) --custom-compile-command 'make lock' --quiet --output-file $(CONSTRAINTS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

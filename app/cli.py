@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import os
 import sys
@@ -17,14 +18,17 @@ from app.engine.registry import DEFAULT_GAME, GAME_NAMES, titles_said
 if TYPE_CHECKING:  # the commands import what they need when they run: start-up stays quick
     from app.db.session import Database
     from app.errors import SalonError
+    from app.services.audit import ClubAudit
 
 T = TypeVar("T")
 
 
 def _settings() -> Settings:
     from pydantic import ValidationError
+    from pydantic_settings import SettingsError
 
-    from app.commands.preflight import settings_problem
+    from app.commands.data_folder import check_data_folder
+    from app.commands.setting_errors import settings_problem, unreadable_setting
     from app.monitoring.log_setup import configure_logging
     from app.security.passwords import use_hashing
 
@@ -32,8 +36,9 @@ def _settings() -> Settings:
         settings = get_settings()
     except ValidationError as error:
         raise settings_problem(error) from None
-    if settings.database_url == "" and settings.resolved_database_url.startswith("sqlite"):
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    except SettingsError as error:
+        raise unreadable_setting(error) from None
+    check_data_folder(settings)
     use_hashing(settings.argon2_profile)
     configure_logging(settings.log_format)
     return settings
@@ -42,20 +47,30 @@ def _settings() -> Settings:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.commands.preflight import check_migrated, check_redis
-    from app.main import create_app
+    from app.commands.data_folder import check_secret_key
+    from app.commands.embedded_lock import hold_embedded_database
+    from app.commands.listening import listening_socket
+    from app.commands.preflight import check_migrated, check_redis, sqlite_path
     from app.monitoring.log_setup import logging_config
 
     settings = _settings()
     check_migrated(settings)
+    check_secret_key(settings)
+    embedded = sqlite_path(settings.resolved_database_url)
+    if embedded is not None:
+        hold_embedded_database(embedded)
     if settings.redis_url:
         check_redis(settings)
     host = args.host or settings.host
     port = args.port or settings.port
+    # Bound before anything is announced or loaded: a port in use is one sentence.
+    sock = listening_socket(host, port)
+    from app.main import create_app  # the whole app: imported once the checks have passed
+
     # The collector is tuned once the tables are loaded (app.tables.gc_pauses).
     app = create_app(settings)
     print(f"Salon serving on http://{host}:{port} (database: {settings.database_kind})")
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -78,7 +93,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The app believes forwarded headers itself, from SALON_TRUSTED_PROXIES only.
         proxy_headers=False,
     )
-    return 0
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: Uvicorn has shut down
+        server.run(sockets=[sock])
+    # As `uvicorn.run`: a start-up that failed (the app's lifespan) is exit status 3.
+    return 0 if server.started else 3
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -153,9 +172,11 @@ def cmd_create_admin(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from app.commands.data_folder import writable_data_folder
     from app.commands.setup import seed_demo
 
     settings = _settings()
+    writable_data_folder(settings, "the demo's logins")
 
     async def run(db: Database) -> str:
         return await seed_demo(db, settings)
@@ -165,13 +186,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from app.services.audit import ClubAudit, club_audit
+    from app.services.audit import club_audit
 
     async def run(db: Database) -> ClubAudit:
         async with db.transaction() as session:
             return await club_audit(session)
 
-    report = _on_database(run)
+    return _print_audit(_on_database(run))
+
+
+def _print_audit(report: ClubAudit) -> int:
     print(
         f"accounts: {report.ledger.accounts}  entries: {report.ledger.entries}  "
         f"chips in circulation: {report.ledger.chips_in_circulation}"
@@ -183,6 +207,34 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(f"  return them with: salon return-stranded {held.account}")
     print("ledger OK" if report.ok else f"ledger INCONSISTENT ({len(report.problems)})")
     return 0 if report.ok else 1
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from app.commands.backup import backup
+
+    print(backup(_settings(), Path(args.path)))
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Restore, then audit what was restored: a restore is done when the ledger proves itself."""
+    from pathlib import Path
+
+    from app.commands.backup import restore
+    from app.services.audit import club_audit
+    from app.services.ledger import last_operation_said
+
+    print(restore(_settings(), Path(args.path)))
+
+    async def run(db: Database) -> tuple[ClubAudit, str]:
+        async with db.transaction() as session:
+            return await club_audit(session), await last_operation_said(session)
+
+    report, last_operation = _on_database(run)
+    print(last_operation)
+    return _print_audit(report)
 
 
 def cmd_return_stranded(args: argparse.Namespace) -> int:
@@ -200,6 +252,38 @@ def cmd_return_stranded(args: argparse.Namespace) -> int:
         return 0
 
     return _on_database(run)
+
+
+def cmd_reset_password(args: argparse.Namespace) -> int:
+    from app.commands.reset_password import ResetDone, link_origin, reset_password
+    from app.errors import SalonError
+
+    settings = _settings()
+    origin = link_origin(settings, args.base_url)
+    new_password = sys.stdin.readline().rstrip("\n") if args.password_stdin else None
+
+    async def run(db: Database) -> ResetDone | int:
+        try:
+            return await reset_password(
+                db, settings, args.username, origin=origin, new_password=new_password
+            )
+        except SalonError as error:
+            return _refused(error)
+
+    done = _on_database(run)
+    if isinstance(done, int):
+        return done
+    if done.link is None:
+        print(f"Password of {done.username} set; sessions ended: {done.sessions_ended}.")
+        return 0
+    assert done.expires_at is not None
+    print(f"One-time link for {done.username} to choose a new password:")
+    print(f"  {done.link}")
+    print(
+        f"It works once, until {done.expires_at:%Y-%m-%d %H:%M} UTC; give it to "
+        f"{done.username} yourself. A newer link replaces it."
+    )
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -276,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="salon",
         description=f"Salon: a club card room for {titles_said()}. Settings come from "
-        "the environment (see the README's Configuration): DATABASE_URL, SECRET_KEY, "
+        "the environment (docs/configuration.md): DATABASE_URL, SECRET_KEY, "
         "SALON_ENV, SALON_DATA_DIR, ...",
         epilog=SETUP_EXIT_CODE,
         formatter_class=_Help,
@@ -318,6 +402,20 @@ def build_parser() -> argparse.ArgumentParser:
     command(
         "audit", "verify the chip ledger and the tables' accounts (exit 1 on any problem)"
     ).set_defaults(func=cmd_audit)
+    saved = command(
+        "backup",
+        "write the club's database to a new file while it plays (SQLite: its online backup; "
+        "PostgreSQL: pg_dump's custom format)",
+    )
+    saved.add_argument("path", help="the backup file to write (it must not exist yet)")
+    saved.set_defaults(func=cmd_backup)
+    restored = command(
+        "restore",
+        "restore a backup into an empty database (one without a club), then audit it "
+        "(exit 1 on any problem)",
+    )
+    restored.add_argument("path", help="a file `salon backup` wrote")
+    restored.set_defaults(func=cmd_restore)
     give_back = command(
         "return-stranded",
         "give stranded chips back (a seat's to its member, a pot's to its payers), as an "
@@ -325,6 +423,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     give_back.add_argument("account", help="the account the audit names, e.g. seat:3:7")
     give_back.set_defaults(func=cmd_return_stranded)
+
+    reset = command(
+        "reset-password",
+        "print a one-time link for a member (the owner too) to choose a new password, or "
+        "set it from standard input; audited as done by the salon command",
+    )
+    reset.add_argument("username", help="the member's login name")
+    reset.add_argument(
+        "--base-url",
+        help="the site's address in the link (default: the first of SALON_ALLOWED_ORIGINS)",
+    )
+    reset.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the new password from standard input and set it now, instead of a link",
+    )
+    reset.set_defaults(func=cmd_reset_password)
 
     replay = command(
         "replay",

@@ -2,6 +2,10 @@
 
 Every setting has a safe development default so that `make run` works on a fresh machine;
 production mode (`SALON_ENV=production`) refuses the defaults that are only safe locally.
+Every setting is bounded (numbers from a least to a most, words from a list or a pattern):
+a value that would lock everyone out or stall the tables is refused at start-up, in a
+sentence naming its environment variable (app/commands/setting_errors.py) — a test goes
+through every field. docs/configuration.md lists them.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from app.db.tls import split_tls
 from app.monitoring.access import network_list
 from app.security.passwords import Hashing
 
@@ -41,6 +46,10 @@ _METRICS_TOKEN = re.compile(r"^[!-~]{16,256}$")
 
 # What a browser sends as its Origin header: a scheme, a host and perhaps a port, no path.
 _ORIGIN = re.compile(r"^https?://[^/\s?#]+$")
+
+_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+SECRET_KEY_MIN_LENGTH = 32
+_SECRET_KEY_EXAMPLE = "`python3 -c 'import secrets; print(secrets.token_urlsafe(48))'`"  # noqa: S105 (how to make one)
 
 
 def origin_list(value: Any) -> list[str]:
@@ -75,7 +84,8 @@ def origin_list(value: Any) -> list[str]:
 def async_database_url(url: str) -> str:
     """`url` with the driver Salon uses: `postgres://` and `postgresql://` (what hosting
     panels print) become `postgresql+asyncpg://`, `sqlite:///` becomes `sqlite+aiosqlite:///`.
-    libpq's `sslmode=` is asyncpg's `ssl=`. Any other scheme is refused with a sentence."""
+    Its TLS mode (`sslmode=`, `ssl=`, app/db/tls.py) is checked here; the certificate files
+    it names are read when it is connected to. Any other scheme is refused with a sentence."""
     scheme, separator, rest = url.partition("://")
     driver = _DRIVERS.get(scheme.lower())
     if not separator or driver is None:
@@ -84,7 +94,7 @@ def async_database_url(url: str) -> str:
             f"not {scheme + separator if separator else repr(url)}"
         )
     if driver.startswith("postgresql"):
-        rest = rest.replace("?sslmode=", "?ssl=").replace("&sslmode=", "&ssl=")
+        split_tls(f"{driver}://{rest}")  # a sentence if its TLS mode is wrong
     return f"{driver}://{rest}"
 
 
@@ -92,7 +102,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SALON_", extra="ignore")
 
     env: Literal["development", "production", "test"] = "development"
-    data_dir: Path = Path("var")
+    data_dir: Path = Field(default=Path("var"), description="a folder (created if missing)")
     database_url: str = Field(
         default="",
         validation_alias=AliasChoices("DATABASE_URL", "SALON_DATABASE_URL"),
@@ -102,8 +112,12 @@ class Settings(BaseSettings):
         default="",
         validation_alias=AliasChoices("SECRET_KEY", "SALON_SECRET_KEY"),
     )
-    host: str = "127.0.0.1"
-    port: int = 8000
+    host: str = Field(
+        default="127.0.0.1",
+        pattern=r"^[A-Za-z0-9._:%-]{1,253}$",
+        description="an address of this machine or a host name, e.g. 127.0.0.1, 0.0.0.0 or ::",
+    )
+    port: int = Field(default=8000, ge=1, le=65535)
     # Origins allowed to post forms/JSON with a session cookie and to open WebSockets.
     allowed_origins: Annotated[list[str], NoDecode] = [
         "http://127.0.0.1:8000",
@@ -115,16 +129,16 @@ class Settings(BaseSettings):
     # (comma-separated IPs or networks, "*" for any): behind one, the request's scheme is the
     # one the browser used, so cookies get `Secure` over HTTPS. Empty: believe no one.
     trusted_proxies: str = "127.0.0.1"
-    session_days: int = 14
+    session_days: int = Field(default=14, ge=1, le=365)
     # Login throttling (app/security/login_throttle.py), wrong passwords per window: from one
     # address against one account (and from all addresses against one account, after which
     # only the addresses that have not failed against it may try), and from one address in all.
-    login_max_failures: int = Field(default=10, ge=1)
-    login_max_failures_per_address: int = Field(default=30, ge=1)
-    login_window_seconds: int = Field(default=300, ge=1)
+    login_max_failures: int = Field(default=10, ge=1, le=1000)
+    login_max_failures_per_address: int = Field(default=30, ge=1, le=100_000)
+    login_window_seconds: int = Field(default=300, ge=1, le=86_400)
     # Postgres connections kept open for the whole process (no overflow: connections that
     # open and close under load cost a handshake and their prepared statements each time).
-    db_pool_size: int = 20
+    db_pool_size: int = Field(default=20, ge=1, le=1000)
     # Argon2id's cost (app/security/passwords.py): "standard" (RFC 9106, 64 MiB) or
     # "fast-insecure", for test suites only: production refuses it.
     argon2_profile: Hashing = "standard"
@@ -138,7 +152,7 @@ class Settings(BaseSettings):
     # scan only what play creates, and seldom.
     gc_freeze: bool = True
     # Pause between the end of a hand and the next deal (seconds).
-    next_hand_seconds: float = 4.0
+    next_hand_seconds: float = Field(default=4.0, ge=0, le=120)
     # Before a hand when play starts or starts again (a table filling, after a pause or a
     # spell without enough players): the time latecomers have to sit down. A table may set
     # its own; its seated players may cut it with "Deal now".
@@ -147,7 +161,7 @@ class Settings(BaseSettings):
     bot_think_min_seconds: float = Field(default=0.8, ge=0, le=30)
     bot_think_max_seconds: float = Field(default=2.0, ge=0, le=30)
     # Table sockets: messages allowed per 2-second window (three times that closes the socket).
-    ws_messages_per_window: int = 20
+    ws_messages_per_window: int = Field(default=20, ge=1, le=1_000_000)
     # Table sockets' liveness: each end pings the other this often, and takes the connection
     # for lost when nothing came back this long after a ping — so a frozen or cut-off server
     # is left by its pages, and a frozen or cut-off browser is shown offline, within seconds
@@ -160,9 +174,25 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("REDIS_URL", "SALON_REDIS_URL")
     )
     # Every Redis key starts with this, so clubs (or test runs) can share one Redis.
-    redis_prefix: str = Field(default="salon", pattern=r"^[A-Za-z0-9_.-]{1,40}$")
+    redis_prefix: str = Field(
+        default="salon",
+        pattern=r"^[A-Za-z0-9_.-]{1,40}$",
+        description="1 to 40 letters, digits, '_', '.' or '-'",
+    )
     # A table's lease: a dead process's tables move to another within about this long.
     lease_seconds: float = Field(default=3.0, ge=0.5, le=60)
+    # Password-reset links (docs/lost-passwords.md): how long a link made by an admin or by
+    # `salon reset-password` stays usable, from one second to seven days (a day by default).
+    # Links that are unknown, used or expired count against the address that tried them as
+    # wrong passwords do (SALON_LOGIN_MAX_FAILURES_PER_ADDRESS per SALON_LOGIN_WINDOW_SECONDS).
+    password_reset_seconds: int = Field(default=86_400, ge=1, le=7 * 86_400)
+
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _a_folder(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("SALON_DATA_DIR is empty: give a folder, e.g. /var/lib/salon")
+        return value
 
     # Monitoring (docs/monitoring.md). /metrics answers a bearer token (empty: no token is
     # accepted; else 16 to 256 visible characters) or a scraper in these networks
@@ -176,6 +206,28 @@ class Settings(BaseSettings):
     @classmethod
     def _with_async_driver(cls, url: str) -> str:
         return async_database_url(url) if url else url
+
+    @field_validator("secret_key")
+    @classmethod
+    def _long_enough(cls, key: str) -> str:
+        if key and len(key) < SECRET_KEY_MIN_LENGTH:
+            raise ValueError(
+                f"SECRET_KEY is {len(key)} characters long: it accepts a random string of at "
+                f"least {SECRET_KEY_MIN_LENGTH} characters, e.g. the output of "
+                f"{_SECRET_KEY_EXAMPLE}"
+            )
+        return key
+
+    @field_validator("redis_url")
+    @classmethod
+    def _a_redis_url(cls, url: str | None) -> str | None:
+        if url and not url.startswith(_REDIS_SCHEMES):
+            scheme = url.partition("://")[0] + "://" if "://" in url else repr(url)
+            raise ValueError(
+                "REDIS_URL must start with redis://, rediss:// or unix:// (a Redis server's "
+                f"address, e.g. redis://127.0.0.1:6379/0), not {scheme}"
+            )
+        return url
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
@@ -209,13 +261,6 @@ class Settings(BaseSettings):
             )
         return value
 
-    @field_validator("log_format", mode="before")
-    @classmethod
-    def _log_format(cls, value: Any) -> Any:
-        if value not in ("text", "json"):
-            raise ValueError(f"SALON_LOG_FORMAT must be text or json, not {value!r}")
-        return value
-
     @field_validator("metrics_networks")
     @classmethod
     def _metrics_networks(cls, value: str) -> str:
@@ -228,12 +273,18 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
+        if self.bot_think_min_seconds > self.bot_think_max_seconds:
+            raise ValueError(
+                f"SALON_BOT_THINK_MIN_SECONDS ({self.bot_think_min_seconds:g}) is more than "
+                f"SALON_BOT_THINK_MAX_SECONDS ({self.bot_think_max_seconds:g}): the least "
+                "time a computer player takes must not exceed the most"
+            )
         if self.env == "production":
-            if len(self.secret_key) < 32:
+            if not self.secret_key:
                 raise ValueError(
-                    "production needs SECRET_KEY: set it to a random string of at least 32 "
-                    "characters, e.g. the output of "
-                    "`python3 -c 'import secrets; print(secrets.token_urlsafe(48))'`"
+                    "production needs SECRET_KEY: set it to a random string of at least "
+                    f"{SECRET_KEY_MIN_LENGTH} characters, e.g. the output of "
+                    f"{_SECRET_KEY_EXAMPLE}"
                 )
             if self.cookie_secure is False:
                 raise ValueError("production refuses SALON_COOKIE_SECURE=false")

@@ -9,7 +9,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, RedirectResponse, Response
-from redis.asyncio import Redis
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -19,6 +18,7 @@ from app.api import hands as hands_api
 from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
 from app.bots.player import Thinking
+from app.cluster.connection import connect
 from app.cluster.node import ClusterNode
 from app.config import Settings, get_settings
 from app.db.session import Database
@@ -31,6 +31,7 @@ from app.monitoring.request_ids import HEADER
 from app.monitoring.request_log import RequestLog
 from app.security.login_throttle import LoginThrottle
 from app.security.passwords import use_hashing
+from app.security.ratelimit import SlidingWindowLimiter
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.commands import Encoders
@@ -43,11 +44,13 @@ from app.web import (
     pages,
     play_pages,
     pwa,
+    reset_pages,
     rules_pages,
     treasury_pages,
 )
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
+from app.web.log_redaction import keep_tokens_out_of_logs
 from app.web.templating import templates
 from app.ws import endpoint, protocol
 from app.ws.logins import LoginSockets
@@ -203,7 +206,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     if settings.redis_url:  # several processes serve this club: Redis coordinates them
         node = ClusterNode(
             tables,
-            Redis.from_url(settings.redis_url),
+            connect(settings.redis_url),
             settings.redis_prefix,
             settings.lease_seconds,
         )
@@ -217,6 +220,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         per_address=settings.login_max_failures_per_address,
         window_seconds=settings.login_window_seconds,
     )
+    # Unknown, used or expired reset links tried per address (app/web/reset_pages.py).
+    app.state.reset_throttle = SlidingWindowLimiter(
+        settings.login_max_failures_per_address, settings.login_window_seconds
+    )
+    keep_tokens_out_of_logs()
 
     app.add_exception_handler(SalonError, _salon_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -261,6 +269,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         rules_pages.admin_router,
         rules_pages.router,
         pwa.router,
+        reset_pages.admin_router,
+        reset_pages.member_router,
     ):
         app.include_router(router)
     mount_docs(app)

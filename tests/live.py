@@ -36,12 +36,14 @@ def salon_env(data_dir: Path, database_url: str | None = None, **extra: str) -> 
 
 
 def salon(
-    *args: str, env: dict[str, str], stdin: str | None = None
+    *args: str, env: dict[str, str], stdin: str | None = None, source: Path = PROJECT_DIR
 ) -> subprocess.CompletedProcess[str]:
+    """The `salon` command of the source tree `source` (this checkout unless another is
+    named, such as a previous release's exported tree)."""
     return subprocess.run(
         [sys.executable, "-m", "app.cli", *args],
         env=env,
-        cwd=PROJECT_DIR,
+        cwd=source,
         input=stdin,
         capture_output=True,
         text=True,
@@ -105,11 +107,15 @@ class RestartableServer:
     """`salon serve` on a port of its own that a test may kill (SIGKILL) and start again
     on the same port, the same database and data directory."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(
+        self, env: dict[str, str], *, source: Path = PROJECT_DIR, log_name: str = "crash-server.log"
+    ) -> None:
         self.env = env
+        # The source tree whose `salon` runs (see `salon`).
+        self.source = source
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = Path(env["SALON_DATA_DIR"]) / "crash-server.log"
+        self.log = Path(env["SALON_DATA_DIR"]) / log_name
 
     @property
     def host(self) -> str:
@@ -119,7 +125,7 @@ class RestartableServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
             env=self.env,
-            cwd=PROJECT_DIR,
+            cwd=self.source,
             stdout=self.log.open("a"),
             stderr=subprocess.STDOUT,
         )

@@ -114,6 +114,18 @@ class RedisServer:
         assert self.process is not None
         os.kill(self.process.pid, number)
 
+    def kill(self, *, keep_data: bool) -> None:
+        """Redis dies at once (SIGKILL). `keep_data`: what it held is saved first and loaded
+        at its next start, as with persistence; otherwise it starts empty."""
+        dump = self.folder / "dump.rdb"
+        if keep_data:
+            self.client().save()
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(10)
+        if not keep_data:
+            dump.unlink(missing_ok=True)
+
     def client(self) -> redis.Redis:
         return redis.Redis(port=self.port, decode_responses=True)
 

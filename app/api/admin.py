@@ -14,7 +14,15 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
 from app.api import idempotency
-from app.api.deps import AdminCaller, DbDep, LoginsDep, csrf_protect, require_admin
+from app.api.deps import (
+    AdminCaller,
+    DbDep,
+    LoginsDep,
+    SettingsDep,
+    csrf_protect,
+    require_admin,
+    site_origin,
+)
 from app.api.exports import attachment, csv_chunks, rows_of
 from app.api.schemas import (
     ActionWritesPublic,
@@ -32,6 +40,7 @@ from app.api.schemas import (
     LedgerEntryPublic,
     MemberPublic,
     MemberWithBalance,
+    PasswordResetPublic,
     RejectedPublic,
     ReturnedPublic,
     RoleName,
@@ -42,7 +51,7 @@ from app.api.schemas import (
 )
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
-from app.services import admin_chips, admin_log, club, ledger, members
+from app.services import admin_chips, admin_log, club, ledger, members, password_resets
 from app.services.action_writer import ActionWriter
 from app.services.audit import club_audit
 from app.tables.gc_pauses import GcPauses
@@ -108,6 +117,27 @@ async def set_role(member_id: Id, body: RoleUpdate, caller: AdminCaller, db: DbD
     async with db.transaction() as session:
         user = await members.set_role(session, caller.user, member_id, Role(body.role))
         return MemberPublic.model_validate(user)
+
+
+@router.post("/members/{member_id}/password-reset", status_code=201)
+async def password_reset(
+    member_id: Id,
+    caller: AdminCaller,
+    db: DbDep,
+    settings: SettingsDep,
+    request: Request,
+    response: Response,
+) -> PasswordResetPublic:
+    """A one-time link for a member who lost their password (docs/lost-passwords.md), to
+    hand to them yourself: it is in this answer only. It works once, until `expires_at`;
+    a newer one replaces it. An admin makes links for members, only the owner for admins,
+    nobody for the owner or for themselves."""
+    async with db.transaction() as session:
+        issued = await password_resets.issue(
+            session, caller.user, member_id, settings.password_reset_seconds
+        )
+    response.headers["Cache-Control"] = "no-store"
+    return PasswordResetPublic(url=issued.url(site_origin(request)), expires_at=issued.expires_at)
 
 
 async def _move_chips(

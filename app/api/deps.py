@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Request, Response
 
@@ -15,6 +15,9 @@ from app.security import csrf
 from app.security.login_throttle import LoginThrottle
 from app.services import auth
 from app.ws.logins import LoginSockets
+
+if TYPE_CHECKING:
+    from app.cluster.node import ClusterNode
 
 SESSION_COOKIE = "salon_session"
 
@@ -39,7 +42,14 @@ def get_logins(request: Request) -> LoginSockets:
     return logins
 
 
+def get_cluster(request: Request) -> ClusterNode | None:
+    """This process's part in a club served by several (None: it serves the club alone)."""
+    node: ClusterNode | None = request.app.state.tables.cluster
+    return node
+
+
 DbDep = Annotated[Database, Depends(get_db)]
+ClusterDep = Annotated["ClusterNode | None", Depends(get_cluster)]
 # Call `recheck(member)` after anything that ends a login: its table sockets close at once.
 LoginsDep = Annotated[LoginSockets, Depends(get_logins)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
@@ -99,6 +109,12 @@ async def require_admin(caller: CurrentCaller) -> Caller:
 
 
 AdminCaller = Annotated[Caller, Depends(require_admin)]
+
+
+def site_origin(request: Request) -> str:
+    """The site's origin as the caller's browser reached it (behind a trusted proxy, with
+    the browser's scheme): where links made for others should lead."""
+    return f"{request.url.scheme}://{request.url.netloc}"
 
 
 def cookie_secure(request: Request, settings: Settings) -> bool:

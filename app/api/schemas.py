@@ -92,8 +92,12 @@ SeedRevealName = Literal["hand", "session"]
 
 
 class HealthPublic(Output):
-    status: Literal["ok"]
+    # "degraded" (with HTTP 503): this process cannot serve its tables fully; `reason` says why.
+    status: Literal["ok", "degraded"]
     database: str
+    # Only when several processes serve the club: whether this one reaches Redis.
+    redis: Literal["up", "down"] | None = None
+    reason: str | None = None
 
 
 class CsrfPublic(Output):
@@ -511,6 +515,14 @@ class HandStatsPublic(Output):
     by_game: dict[str, HandTallyPublic]
     by_month: list[MonthTallyPublic]
     net_by_day: list[DayNetPublic]
+
+
+class PasswordResetPublic(BaseModel):
+    """A one-time link for a member to choose a new password: answered this once (only
+    its digest is kept), to be handed to the member by the admin."""
+
+    url: str
+    expires_at: datetime
 
 
 class RejectedPublic(BaseModel):

@@ -10,6 +10,12 @@ reconnect and catch up by version, as after any reconnect.
 
 `request` is a call to another process with an answer: the answer comes back on the
 caller's channel under the request's number.
+
+The subscription is also how a process knows whether Redis is there (`redis_state`): a
+restart or an outage breaks it at once. While Redis is away the bus tries again after a
+pause that doubles up to `RETRY_CAP_SECONDS` (with jitter, so that the processes of a club
+do not all knock at the same instant), and says so once in the log when Redis goes away and
+once when it is back — not at every try.
 """
 
 from __future__ import annotations
@@ -20,10 +26,11 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from redis.asyncio import Redis
+from redis.backoff import EqualJitterBackoff
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +39,12 @@ Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 # How long a call to another process may take before the caller gives up (an answer takes
 # milliseconds; a dead owner's lease lapses within SALON_LEASE_SECONDS, 3 by default).
 REQUEST_SECONDS = 4.0
+# Tries to reach Redis again after a pause of 0.1-0.2 s, doubling up to 1-2 s: back within
+# two seconds of Redis's return, at one try every second or two while it is away.
+RETRY_BASE_SECONDS = 0.2
+RETRY_CAP_SECONDS = 2.0
+
+RedisState = Literal["up", "down"]
 
 
 class RequestTimedOut(Exception):
@@ -52,10 +65,18 @@ class Bus:
         self._asked: dict[int, str] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
-        # When the subscription last broke (time.monotonic()), if it ever did.
-        self.reconnected_at: float | None = None
-        # Whether this process listens on Redis now.
-        self.connected = False
+        self._state: RedisState = "down"
+        # When Redis was last found back after an outage (time.monotonic()), if it ever was.
+        self.back_at: float | None = None
+        # Awaited when Redis is back, before the bus says so (the node puts its leases back).
+        self.on_back: Callable[[], Awaitable[None]] | None = None
+        self._backoff = EqualJitterBackoff(cap=RETRY_CAP_SECONDS, base=RETRY_BASE_SECONDS)
+
+    @property
+    def redis_state(self) -> RedisState:
+        """Is "up" while this process is subscribed to its channels, "down" from the moment the
+        subscription breaks (Redis stopped, restarted or unreachable) until it is back."""
+        return self._state
 
     def channel(self, process_id: str) -> str:
         return f"{self.prefix}:proc:{process_id}"
@@ -132,37 +153,60 @@ class Bus:
                     for channel, payload in batch:
                         pipe.publish(channel, payload)
                     await pipe.execute()
-            except Exception:  # Redis away: these are lost; requests will time out
-                log.warning("could not send %d message(s) to other processes", len(batch))
+            except Exception as error:  # these are lost; requests will time out
+                if self._state == "up":  # an outage is told once, by the listener
+                    log.warning(
+                        "could not send %d message(s) to other processes (%s)", len(batch), error
+                    )
                 await asyncio.sleep(0.2)
 
     async def _listen(self) -> None:
-        first = True
+        failures = 0
+        lost_at = 0.0
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel(self.process_id), self.everyone)
-                if not first and self.on_reconnect is not None:
-                    self.on_reconnect()
-                first = False
+                if self._subscribed.is_set():  # back after an outage
+                    await self._back(time.monotonic() - lost_at)
+                failures = 0
+                self._state = "up"
                 self._subscribed.set()
-                self.connected = True
                 while True:
                     message = await pubsub.get_message(timeout=None)
                     if message is not None:
                         await self._deliver(message["data"])
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                self.connected = False
-                log.warning("lost the other processes' messages; listening again")
-                self.reconnected_at = time.monotonic()
-                if self.on_reconnect is not None:
-                    self.on_reconnect()
-                await asyncio.sleep(0.1)
+            except Exception as error:
+                if self._state == "up":
+                    self._state = "down"
+                    lost_at = time.monotonic()
+                    log.warning(
+                        "lost Redis (%s): the other processes' messages stop until it is back;"
+                        " trying again every second or two",
+                        error or type(error).__name__,
+                    )
+                    if self.on_reconnect is not None:
+                        self.on_reconnect()
+                await asyncio.sleep(self._backoff.compute(failures))
+                failures = min(failures + 1, 10)  # the pause is at its cap long before
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _back(self, away_seconds: float) -> None:
+        self.back_at = time.monotonic()
+        if self.on_back is not None:
+            try:
+                await self.on_back()
+            except Exception as error:  # Redis away again: the next break says so
+                log.debug("could not act on Redis's return: %s", error)
+        if self.on_reconnect is not None:
+            self.on_reconnect()
+        log.warning(
+            "Redis is back after %.1f s: listening to the other processes again", away_seconds
+        )
 
     async def _deliver(self, data: bytes) -> None:
         try:

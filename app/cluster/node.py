@@ -6,9 +6,17 @@ reaches the others' tables, and how it takes over a dead process's tables.
   then the actor started with that token — it restores the table from Postgres as after a
   restart, and every write it makes checks the token.
 - **Renewal.** Every third of a lease period this process renews its leases and its
-  heartbeat. A lease found in another's hands means the table moved (this process was
-  paused or cut off): its actor stops at once, without writing (its writes would be refused
-  anyway). While Redis cannot be reached, nothing is given up.
+  heartbeat (not while Redis is away: the bus then tries to reach it, and this process
+  puts its leases back the moment it does). A lease found in another's hands means the
+  table moved (this process was paused or cut off): its actor stops at once, without
+  writing (its writes would be refused anyway). While Redis cannot be reached, nothing is
+  given up.
+- **Redis restarts.** A restart may lose every lease (empty, or back after they expired),
+  while their owners live on and keep dealing. So an owner puts its leases back as soon as
+  it reaches Redis again, and for a while after its own return to Redis (`settle_seconds`:
+  two lease periods, and at least twice the bus's longest pause between tries) a
+  process neither takes a table that was served before nor judges another process dead by
+  its silence: every live owner has put its leases back and listens again long before.
 - **Takeover.** Once a second the open tables are read from Postgres; one without a lease
   (its owner died) is taken by the first process to try, and so is one whose owner no
   longer listens on Redis: a process that dies loses its Redis connections, and with them
@@ -33,8 +41,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
-from app.cluster.bus import Bus, RequestTimedOut
+from app.cluster.bus import RETRY_CAP_SECONDS, Bus, RedisState, RequestTimedOut
 from app.cluster.codec import (
     decode_answer,
     decode_command,
@@ -100,6 +109,7 @@ class ClusterNode:
             "recheck": self._on_recheck,
         }
         self.bus.on_reconnect = self._lost_messages
+        self.bus.on_back = self._redis_back
         # Told of a member whose logins must be checked again (set by the app).
         self.on_recheck: Callable[[int], Any] | None = None
         # Origin side: this process's sockets served by another's table, by reference.
@@ -118,11 +128,14 @@ class ClusterNode:
         self._silent: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
         self.lease_figures = LeaseFigures()
+        # Whether the last round of upkeep failed (for a reason other than Redis being away):
+        # a failure is logged when it starts and when it ends, not at every round.
+        self._upkeep_failing = False
 
     @property
-    def redis_state(self) -> str:
-        """ "up" while this process hears the others over Redis, "down" while it does not."""
-        return "up" if self.bus.connected else "down"
+    def redis_state(self) -> RedisState:
+        """Whether this process reaches Redis now ("up") or not ("down")."""
+        return self.bus.redis_state
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -175,7 +188,7 @@ class ClusterNode:
         for SILENT_SECONDS (a live process stops listening only while its own connection to
         Redis is broken, and subscribes again within moments — after a Redis restart every
         process does). Not judged at all just after this process saw Redis restart."""
-        if not processes or self._redis_restarted_lately():
+        if not processes or self._redis_unsettled():
             return set()
         now = time.monotonic()
         dead = set()
@@ -190,20 +203,22 @@ class ClusterNode:
         self, table_id: int, *, waited: bool = False, replacing: str | None = None
     ) -> TableActor | None:
         """Take a table nobody owns: lease, fencing token, actor. None if another process
-        was quicker. Just after Redis restarted (and lost every lease, which owners put back
-        at their next renewal), a table served before (its token above zero) may still have
-        its owner: so then, unless the caller has `waited` already, wait one renewal and
-        look again before taking it. `replacing`: the lease is held by that process,
-        found dead; take it over from it without waiting for the lease to lapse."""
+        was quicker. Just after Redis restarted (and maybe lost every lease, which owners
+        put back on their return), a table served before (its token above zero) may still
+        have its owner: so then, unless the caller has `waited` already, wait until Redis
+        has settled and look again before taking it. `replacing`: the lease is held by that
+        process, found dead; take it over from it without waiting for the lease to lapse."""
         lock = self._taking.setdefault(table_id, asyncio.Lock())
         async with lock:
             actor = self.manager.running_here(table_id)
             if actor is not None:
                 return actor
-            unsure = self._redis_restarted_lately() and not waited and replacing is None
+            unsure = self._redis_unsettled() and not waited and replacing is None
             if unsure and await self._served_before(table_id):
-                await asyncio.sleep(self.renewal_wait)
-                if await self.leases.owner(table_id) is not None:
+                if self.redis_state == "down":
+                    return None
+                await asyncio.sleep(self._settled_in())
+                if self._redis_unsettled() or await self.leases.owner(table_id) is not None:
                     return None
             if replacing is not None:
                 if not await self.leases.take_over(table_id, replacing):
@@ -226,15 +241,31 @@ class ClusterNode:
             return actor
 
     @property
-    def renewal_wait(self) -> float:
-        """Long enough for every live owner to have renewed its leases once."""
-        return self.lease_seconds / 3 + 0.2
+    def settle_seconds(self) -> float:
+        """How long after its return to Redis this process trusts neither a missing lease nor
+        a silent channel. Every live process finds Redis back within RETRY_CAP_SECONDS of its
+        return (its bus tries again at most that far apart), and then puts its leases back
+        before anything else, and listens again: twice that leaves a margin, and two lease
+        periods as many renewals as a lease ever has to wait for."""
+        return max(2 * self.lease_seconds, 2 * RETRY_CAP_SECONDS)
 
-    def _redis_restarted_lately(self) -> bool:
-        """Whether this process lost its connection to Redis within the last two lease
-        periods: then leases may be missing whose owners are alive."""
-        lost = self.bus.reconnected_at
-        return lost is not None and time.monotonic() - lost < 2 * self.lease_seconds
+    def _redis_unsettled(self) -> bool:
+        """Whether Redis is away, or came back less than `settle_seconds` ago: then leases
+        may be missing whose owners are alive, and live processes may not listen yet."""
+        return self.redis_state == "down" or self._settled_in() > 0
+
+    def _settled_in(self) -> float:
+        back = self.bus.back_at
+        if back is None:
+            return 0.0
+        return max(0.0, back + self.settle_seconds - time.monotonic())
+
+    async def _redis_back(self) -> None:
+        """Redis is back, perhaps empty: put this process's leases and heartbeat back at once,
+        before another process could take a table it found without a lease; and forget who
+        was silent before (every process was, while Redis was away)."""
+        self._silent.clear()
+        await self._renew()
 
     async def _served_before(self, table_id: int) -> bool:
         async with self.manager.db.transaction() as session:
@@ -386,6 +417,11 @@ class ClusterNode:
         next_scan = 0.0
         loop = asyncio.get_running_loop()
         while True:
+            if self.redis_state == "down":
+                # Redis away: the bus alone tries to reach it, backing off, and this
+                # process's leases are put back the moment it does (`_redis_back`).
+                await asyncio.sleep(step)
+                continue
             try:
                 await self._renew()
                 await self._watch_owners()
@@ -395,8 +431,16 @@ class ClusterNode:
                     await self._take_orphans()
             except asyncio.CancelledError:
                 raise
-            except Exception as error:
-                log.warning("cluster upkeep failed (%s); trying again", error)
+            except RedisConnectionError:
+                pass  # Redis away: the bus tells it, once (it may not have noticed yet)
+            except Exception as error:  # told when it starts and when it ends
+                if not self._upkeep_failing:
+                    log.warning("cluster upkeep failed (%s); trying again", error)
+                    self._upkeep_failing = True
+            else:
+                if self._upkeep_failing:
+                    log.warning("cluster upkeep works again")
+                    self._upkeep_failing = False
             await asyncio.sleep(step)
 
     async def _renew(self) -> None:
@@ -450,13 +494,10 @@ class ClusterNode:
             if owner in dead:
                 with contextlib.suppress(Exception):
                     await self.take(table_id, replacing=owner)
-        free = [table_id for table_id, owner in owners.items() if owner is None]
-        if not free:
+        if self._redis_unsettled():
+            # Owners that lost their leases to a restart are putting them back: a lease
+            # missing now does not mean its owner is gone (the next scans will tell).
             return
-        if self._redis_restarted_lately():
-            # Give owners that lost their leases to the restart the time to put them back.
-            await asyncio.sleep(self.renewal_wait)
-            owners = await self.leases.owners(free)
         for table_id in [t for t, owner in owners.items() if owner is None]:
             with contextlib.suppress(Exception):
                 await self.take(table_id, waited=True)

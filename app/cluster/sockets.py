@@ -11,6 +11,7 @@ import asyncio
 import logging
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from app.cluster.leases import Leases
 from app.ws.logins import TooManyConnections
@@ -87,5 +88,9 @@ class MemberSockets:
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("could not count a closed socket: %s", task.exception())
+    if task.cancelled() or task.exception() is None:
+        return
+    error = task.exception()
+    # Redis away: the sockets closing because of it would each say so; the bus says it once.
+    level = logging.DEBUG if isinstance(error, RedisConnectionError) else logging.WARNING
+    log.log(level, "could not count a closed socket: %s", error)

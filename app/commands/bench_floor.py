@@ -119,9 +119,15 @@ async def _writer(dsn: str) -> tuple[Insert, Callable[[], Awaitable[None]]]:
     prepared, lent to one action at a time; and how to close them (dropping the table)."""
     import asyncpg
 
-    first = await asyncpg.connect(dsn)
+    from app.db.session import postgres_connection
+
+    # Its TLS as Salon reads it (`sslmode=` or `ssl=`), so both measure the same connection.
+    bare, tls = postgres_connection(dsn)
+    url = bare.replace("postgresql+asyncpg://", "postgresql://", 1)
+    first = await asyncpg.connect(url, ssl=tls)
     await first.execute(CREATE)
-    connections = [first, *[await asyncpg.connect(dsn) for _ in range(CONNECTIONS - 1)]]
+    others = [await asyncpg.connect(url, ssl=tls) for _ in range(CONNECTIONS - 1)]
+    connections = [first, *others]
     idle: asyncio.Queue[Any] = asyncio.Queue()
     for connection in connections:
         await idle.put(await connection.prepare(INSERT))

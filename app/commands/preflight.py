@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import ssl
 from pathlib import Path
 
 import asyncpg
-from pydantic import ValidationError
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -23,17 +23,6 @@ CONNECT_TIMEOUT_SECONDS = 5.0
 
 class SetupProblem(Exception):
     """A setup mistake, with the sentence that tells the operator what to do."""
-
-
-def settings_problem(error: ValidationError) -> SetupProblem:
-    """The first invalid setting, in the sentence its validator wrote (without pydantic's
-    "Value error, " prefix and type details)."""
-    first = error.errors()[0]
-    cause = first.get("ctx", {}).get("error")
-    if isinstance(cause, ValueError):
-        return SetupProblem(str(cause))
-    setting = ".".join(str(part) for part in first["loc"]) or "a setting"
-    return SetupProblem(f"The setting {setting} is invalid: {first['msg']}.")
 
 
 def _where(url: str) -> str:
@@ -56,6 +45,18 @@ def _postgres_problem(url: str, error: BaseException) -> SetupProblem | None:
             f"The database server at {where} refused user {parsed.username!r}: check the user "
             "and password in DATABASE_URL."
         )
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return SetupProblem(
+            f"The database server at {where} presented a certificate that DATABASE_URL's "
+            f"TLS settings do not trust ({error.verify_message}): give the authority that "
+            "signed it in sslrootcert=, or correct the host or sslmode in DATABASE_URL."
+        )
+    if isinstance(error, ConnectionError) and "rejected SSL upgrade" in str(error):
+        return SetupProblem(
+            f"The database server at {where} does not offer TLS, which DATABASE_URL's sslmode "
+            "requires: enable ssl on the server, or set sslmode=disable (or prefer) in "
+            "DATABASE_URL."
+        )
     if isinstance(error, OSError | TimeoutError):
         if isinstance(error, TimeoutError):
             reason = "no answer"
@@ -71,9 +72,15 @@ def _postgres_problem(url: str, error: BaseException) -> SetupProblem | None:
 
 
 async def _postgres_check(url: str) -> None:
-    dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    from app.db.session import postgres_connection
+
     try:
-        connection = await asyncpg.connect(dsn, timeout=CONNECT_TIMEOUT_SECONDS)
+        bare, tls = postgres_connection(url)
+    except ValueError as error:  # a certificate file of DATABASE_URL's that cannot be used
+        raise SetupProblem(f"{error}.") from None
+    dsn = bare.replace("postgresql+asyncpg://", "postgresql://", 1)
+    try:
+        connection = await asyncpg.connect(dsn, ssl=tls, timeout=CONNECT_TIMEOUT_SECONDS)
     except (asyncpg.PostgresError, OSError, TimeoutError) as error:
         problem = _postgres_problem(url, error)
         if problem is None:
@@ -82,23 +89,32 @@ async def _postgres_check(url: str) -> None:
     await connection.close()
 
 
-def _sqlite_path(url: str) -> Path | None:
+def sqlite_path(url: str) -> Path | None:
+    """The SQLite file of `url` (None: not SQLite, or in memory)."""
+    if not url.startswith("sqlite"):
+        return None
     database = make_url(url).database
     return Path(database) if database and database != ":memory:" else None
 
 
 def check_reachable(settings: Settings) -> None:
-    """The database server answers and the database exists (SQLite: its folder can hold it)."""
+    """The database server answers and the database exists (SQLite: its folder can hold it,
+    and this process may write both)."""
     url = settings.resolved_database_url
     if url.startswith("postgresql"):
         asyncio.run(_postgres_check(url))
         return
-    path = _sqlite_path(url)
-    if path is not None and not path.parent.is_dir():
+    from app.commands.data_folder import check_sqlite_writable
+
+    path = sqlite_path(url)
+    if path is None:
+        return
+    if not path.parent.is_dir():
         raise SetupProblem(
             f"The folder {path.parent} for the SQLite database does not exist: create it, or "
             "set SALON_DATA_DIR (or DATABASE_URL) to a folder that does."
         )
+    check_sqlite_writable(path)
 
 
 async def _schema_revision(url: str) -> str | None:
@@ -110,8 +126,14 @@ async def _schema_revision(url: str) -> str | None:
             row = await connection.execute(text("SELECT version_num FROM alembic_version"))
             return row.scalar_one_or_none()
     except DBAPIError as error:
-        if isinstance(error.orig, sqlite3.OperationalError) or "alembic_version" in str(error):
+        if "alembic_version" in str(error.orig):  # no such table: never migrated
             return None
+        if isinstance(error.orig, sqlite3.Error):
+            raise SetupProblem(
+                f"Cannot read the SQLite database at {sqlite_path(url)} ({error.orig}): "
+                "restore it from a backup, or point SALON_DATA_DIR (or DATABASE_URL) at "
+                "Salon's database."
+            ) from None
         raise
     finally:
         await db.dispose()
@@ -124,7 +146,7 @@ def check_migrated(settings: Settings) -> None:
     from app.db.migrate import alembic_config
 
     url = settings.resolved_database_url
-    path = _sqlite_path(url) if url.startswith("sqlite") else None
+    path = sqlite_path(url) if url.startswith("sqlite") else None
     if path is not None and not path.exists():
         raise SetupProblem(
             f"There is no database at {path} yet: run `salon migrate` first "

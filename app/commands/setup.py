@@ -6,6 +6,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.commands.preflight import SetupProblem
 from app.config import Settings
 from app.db.models import MemberStatus, Role
 from app.db.session import Database
@@ -66,15 +67,18 @@ DEMO_TABLES = (
 
 
 async def seed_demo(db: Database, settings: Settings) -> str:
-    """Create the demo club once; every call returns the text that tells how to log in."""
+    """Create the demo club once; every call returns the text that tells how to log in.
+    Raises SetupProblem when the installation holds a club that is not the demo."""
     credentials = settings.data_dir / CREDENTIALS_FILE
     async with db.transaction() as session:
         if await club.club_exists(session):
             if credentials.exists():
                 return "The demo club is ready.\n" + credentials.read_text()
-            return (
-                "This installation already has a club (not created by `salon demo`); "
-                "log in with its admin, or add one with `salon create-admin`.\n"
+            # A real club: the demo's members and chips must never land in it, and a script
+            # that runs `salon demo` has to see that it got no demo (`salon` exits 2).
+            raise SetupProblem(
+                "This installation already has a club (not created by `salon demo`), so no "
+                "demo was made; log in with its admin, or add one with `salon create-admin`."
             )
         admin_password = generate_password()
         member_password = generate_password()

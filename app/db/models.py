@@ -493,3 +493,22 @@ class ChatMute(Base):
     muted_until: Mapped[datetime] = mapped_column(UTCDateTime)
     muted_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PasswordReset(Base):
+    """A one-time link an admin (or the `salon` command) made for a member who lost their
+    password. The link carries a random token; only its SHA-256 is stored, so the database
+    never holds a usable link. A member has at most one: a newer link replaces the older,
+    and setting a password through it deletes it (docs/lost-passwords.md)."""
+
+    __tablename__ = "password_resets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    # Who made it; None for the `salon` command run on the server itself.
+    created_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)

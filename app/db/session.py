@@ -14,7 +14,8 @@ every connection of the pool.
 Postgres connections stay open: the pool has no overflow, so a busy moment waits for a
 connection instead of opening one that is closed again when it comes back. A server on this
 machine (localhost, a Unix socket) is reached without TLS unless the URL asks for it
-(`?ssl=`): asyncpg's default tries TLS first, a handshake for nothing on a local socket.
+(`?sslmode=`, app/db/tls.py): asyncpg's default tries TLS first, a handshake for nothing on a
+local socket.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.pool import NullPool
+
+from app.db.tls import SslArgument, split_tls, ssl_argument
 
 # A pooled connection unused for longer than this is checked before it is handed out.
 PING_AFTER_IDLE_SECONDS = 10.0
@@ -74,14 +77,22 @@ def _ping_when_idle(engine: AsyncEngine) -> None:
 LOCAL_HOSTS = {"", "localhost", "127.0.0.1", "::1"}
 
 
-def is_local_without_tls_asked(url: str) -> bool:
-    """A Postgres URL to this machine that says nothing of TLS."""
+def is_local(url: str) -> bool:
+    """A Postgres URL to this machine (a local address, or a Unix socket's folder)."""
     parts = urlsplit(url)
-    query = parse_qs(parts.query)
-    if "ssl" in query or "sslmode" in query:
-        return False
-    socket_dir = query.get("host", [""])[0]
+    socket_dir = parse_qs(parts.query).get("host", [""])[0]
     return (parts.hostname or "") in LOCAL_HOSTS or socket_dir.startswith("/")
+
+
+def postgres_connection(url: str) -> tuple[str, SslArgument | None]:
+    """A Postgres URL without its TLS keys, and asyncpg's `ssl` argument for what they ask
+    (None: asyncpg's default). A local server the URL says nothing of TLS about is reached
+    without it."""
+    bare, request = split_tls(url)
+    argument = ssl_argument(request)
+    if argument is None and is_local(bare):
+        argument = False
+    return bare, argument
 
 
 def create_engine(
@@ -93,8 +104,10 @@ def create_engine(
     default — though never half of one; a crash of this process loses nothing."""
     kwargs: dict[str, Any] = {}
     connect_args: dict[str, Any] = {}
-    if url.startswith("postgresql") and is_local_without_tls_asked(url):
-        connect_args["ssl"] = False
+    if url.startswith("postgresql"):
+        url, tls = postgres_connection(url)
+        if tls is not None:
+            connect_args["ssl"] = tls
     if url.startswith("postgresql") and async_commit:
         connect_args["server_settings"] = {"synchronous_commit": "off"}
     if connect_args:

@@ -28,6 +28,9 @@ ACTIONS: dict[str, str] = {
     "member.ban": "banned a member",
     "member.unban": "unbanned a member",
     "member.role": "changed a member's role",
+    "member.password_reset": "made a password-reset link",
+    "member.password_reset_used": "set a new password through a reset link",
+    "member.password_set": "set a member's password from the server's shell",
     "invite.create": "created an invite",
     "invite.revoke": "revoked an invite",
     "chips.grant": "granted chips",
@@ -231,6 +234,10 @@ FIELDS: dict[str, str] = {
     "seat": "Seat",
     "level": "Level",
     "answer": "Answer",
+    "link_expires_at": "Link expires",
+    "link_made_at": "Link made",
+    "link_made_by": "Link made by",
+    "sessions_ended": "Sessions ended",
 }
 
 # Fields whose values are codes with words of their own.
@@ -239,7 +246,7 @@ _VALUE_WORDS: dict[str, dict[str, str]] = {
     "game": {name: game.title for name, game in registry.GAMES.items()},
 }
 # Fields that hold a time (stored as ISO text); the page shows them in the viewer's zone.
-_TIMES = frozenset({"expires_at", "muted_until", "signed_up_at"})
+_TIMES = frozenset({"expires_at", "muted_until", "signed_up_at", "link_expires_at", "link_made_at"})
 # The games' own words for their options, for a table's or a configuration's rules.
 _OPTIONS: dict[str, OptionInfo] = {
     key: info for game in registry.GAMES.values() for key, info in game.option_info.items()

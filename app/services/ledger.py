@@ -439,3 +439,15 @@ async def audit(session: AsyncSession) -> AuditReport:
         chips_in_circulation=circulation,
         problems=problems,
     )
+
+
+async def last_operation_said(session: AsyncSession) -> str:
+    """The newest ledger operation, in one line (`salon restore` prints it, so that an
+    operator can tell how recent a restored backup is)."""
+    last = await session.scalar(select(LedgerOperation).order_by(LedgerOperation.id.desc()))
+    if last is None:
+        return "last ledger operation: none"
+    return (
+        f"last ledger operation: #{last.id} {last.kind} at {last.created_at:%Y-%m-%d %H:%M:%S} "
+        f"UTC ({last.reason})"
+    )

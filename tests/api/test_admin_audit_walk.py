@@ -16,7 +16,15 @@ from sqlalchemy import select
 
 from app.db.models import AccountKind, AdminAction, MemberStatus, Role
 from app.db.session import Database
-from app.services import admin_log, chip_requests, ledger, members, rule_words, rulesets
+from app.services import (
+    admin_log,
+    chip_requests,
+    ledger,
+    members,
+    password_resets,
+    rule_words,
+    rulesets,
+)
 from app.services import hands as hand_store
 from app.services import tables as table_service
 from tests.helpers import add_member, found_club, login, post
@@ -31,7 +39,11 @@ class World:
 
     admin: httpx.AsyncClient
     token: str
+    app: FastAPI
+    db: Database
     ids: dict[str, int] = field(default_factory=dict)
+    # The last password-reset link made, for the member to use.
+    reset_link: str = ""
 
 
 async def rest(w: World, path: str, body: object = None, method: str = "POST") -> None:
@@ -83,7 +95,53 @@ async def open_table(w: World, name: str) -> None:
     w.ids[name] = response.json()["id"]
 
 
+async def reset_link(w: World, by: str) -> None:
+    """Make a password-reset link for bea, and keep it for the next step."""
+    if by == "api":
+        response = await post(w.admin, f"/api/admin/members/{w.ids['bea']}/password-reset")
+        assert response.status_code == 201, response.text
+        w.reset_link = response.json()["url"]
+    else:
+        page = await w.admin.post(
+            "/admin/password-resets", data={"csrf_token": w.token, "member_id": w.ids["bea"]}
+        )
+        found = re.search(r'value="(http[^"]+/reset/[^"]+)"', page.text)
+        assert page.status_code == 200 and found is not None, page.text
+        w.reset_link = found.group(1)
+
+
+async def use_reset_link(w: World) -> None:
+    """bea, in a browser of her own, sets a new password through the link."""
+    transport = httpx.ASGITransport(app=w.app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as bea:
+        page = await bea.get(w.reset_link)
+        found = TOKEN.search(page.text)
+        assert page.status_code == 200 and found is not None, page.text
+        done = await bea.post(
+            w.reset_link,
+            data={
+                "csrf_token": found.group(1),
+                "new_password": "bea's new passphrase",
+                "new_password_again": "bea's new passphrase",
+            },
+        )
+        assert done.status_code == 200 and 'role="alert"' not in done.text, done.text
+
+
+async def set_from_shell(w: World) -> None:
+    """What `salon reset-password bea --password-stdin` does (tests/cli run the command)."""
+    async with w.db.transaction() as session:
+        bea = await members.get_member(session, w.ids["bea"])
+        await password_resets.set_from_shell(session, bea, "bea's shell passphrase")
+
+
 Step = Callable[[World], Awaitable[None]]
+
+# Who acts, where it is not the owner: a member through their own link, the command.
+ACTED_BY: dict[str, str | None] = {
+    "member.password_reset_used": "bea",
+    "member.password_set": None,
+}
 
 # (action, by, how): every admin action, each way it can be taken.
 STEPS: list[tuple[str, str, Step]] = [
@@ -93,6 +151,11 @@ STEPS: list[tuple[str, str, Step]] = [
     ("member.reject", "form", lambda w: form(w, f"/admin/members/{w.ids['roy']}/reject")),
     ("member.ban", "api", lambda w: rest(w, f"/api/admin/members/{w.ids['bea']}/ban")),
     ("member.unban", "api", lambda w: rest(w, f"/api/admin/members/{w.ids['bea']}/unban")),
+    ("member.password_reset", "api", lambda w: reset_link(w, "api")),
+    ("member.password_reset_used", "form", use_reset_link),
+    ("member.password_reset", "form", lambda w: reset_link(w, "form")),
+    ("member.password_reset_used", "form", use_reset_link),
+    ("member.password_set", "command", set_from_shell),
     ("member.ban", "form", lambda w: form(w, f"/admin/members/{w.ids['bob']}/ban")),
     ("member.unban", "form", lambda w: form(w, f"/admin/members/{w.ids['bob']}/unban")),
     (
@@ -411,13 +474,15 @@ async def test_every_admin_action_writes_exactly_one_audit_row(app: FastAPI, db:
         assert (await login(admin, "owner")).status_code == 200
         found = TOKEN.search((await admin.get("/admin")).text)
         assert found is not None
-        world = World(admin, found.group(1), ids)
+        world = World(admin, found.group(1), app, db, ids)
         seen = await _rows(db)
         for action, by, how in STEPS:
             await how(world)
             rows = await _rows(db)
             new = rows[len(seen) :]
-            assert [(r.action, r.actor_id) for r in new] == [(action, ids["owner"])], (action, by)
+            actor = ACTED_BY.get(action, "owner")
+            expected = (action, ids[actor] if actor else None)
+            assert [(r.action, r.actor_id) for r in new] == [expected], (action, by)
             seen = rows
     finally:
         await app.state.tables.stop()

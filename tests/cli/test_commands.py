@@ -98,6 +98,27 @@ def test_create_admin_founds_the_club_then_adds_admins(tmp_path: Path) -> None:
         assert conn.execute("SELECT name FROM club").fetchone() == ("Chez Nous",)
 
 
+def test_demo_on_a_club_that_is_not_the_demo_refuses_with_status_2(tmp_path: Path) -> None:
+    env = salon_env(tmp_path)
+    assert salon("migrate", env=env).returncode == 0
+    founded = salon(
+        "create-admin", "boss", "--password-stdin", env=env, stdin="a long enough password\n"
+    )
+    assert founded.returncode == 0, founded.stderr
+
+    demo = salon("demo", env=env)
+    assert demo.returncode == 2, demo.stdout
+    assert demo.stdout == ""
+    assert demo.stderr.count("\n") == 1
+    assert "already has a club (not created by `salon demo`)" in demo.stderr
+    assert "salon create-admin" in demo.stderr
+    # Nothing of the demo landed in the real club.
+    with sqlite3.connect(tmp_path / "salon.db") as conn:
+        assert conn.execute("SELECT username FROM users").fetchall() == [("boss",)]
+        assert conn.execute("SELECT count(*) FROM game_tables").fetchone() == (0,)
+    assert not (tmp_path / "demo-credentials.txt").exists()
+
+
 def test_production_refuses_a_missing_secret_key(tmp_path: Path) -> None:
     env = salon_env(tmp_path, SALON_ENV="production")
     result = salon("migrate", env=env)

@@ -117,6 +117,8 @@ def test_an_unreachable_redis(tmp_path: Path) -> None:
         ("create-admin",),
         ("demo",),
         ("audit",),
+        ("backup",),
+        ("restore",),
         ("return-stranded",),
         ("replay",),
         ("bench",),

@@ -70,7 +70,9 @@ async def test_a_busy_connection_is_not_checked_and_a_failure_renews_the_pool(
 def test_tls_is_skipped_only_for_this_machine_and_only_unless_asked(
     url: str, local_plain: bool
 ) -> None:
-    assert db_session.is_local_without_tls_asked(url) is local_plain
+    bare, tls = db_session.postgres_connection(url)
+    assert (tls is False) is local_plain
+    assert "ssl" not in bare
 
 
 async def test_connections_stay_open_in_a_pool_without_overflow(postgres_url: str) -> None:
