@@ -6,9 +6,12 @@ reaches the others' tables, and how it takes over a dead process's tables.
   then the actor started with that token — it restores the table from Postgres as after a
   restart, and every write it makes checks the token.
 - **Renewal.** Every third of a lease period this process renews its leases and its
-  heartbeat. A lease found in another's hands means the table moved (this process was
-  paused or cut off): its actor stops at once, without writing (its writes would be refused
-  anyway). While Redis cannot be reached, nothing is given up.
+  heartbeat, in a task of its own: taking tables over (each read back from Postgres) may
+  take longer than a lease under load, and leases left unrenewed meanwhile would lapse,
+  their tables taken by the others, who would then lapse theirs while taking them — a
+  churn of takeovers that never settles. A lease found in another's hands means the table
+  moved (this process was paused or cut off): its actor stops at once, without writing
+  (its writes would be refused anyway). While Redis cannot be reached, nothing is given up.
 - **Takeover.** Once a second the open tables are read from Postgres; one without a lease
   (its owner died) is taken by the first process to try, and so is one whose owner no
   longer listens on Redis: a process that dies loses its Redis connections, and with them
@@ -104,6 +107,7 @@ class ClusterNode:
         # Since when each process seen not listening on Redis has been so.
         self._silent: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
+        self._renewal: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -111,15 +115,17 @@ class ClusterNode:
         await self.leases.beat()
         await self.bus.start()
         log.info("serving with the club's other processes as process %s", self.process_id)
+        self._renewal = asyncio.create_task(self._renewing(), name="cluster-renewal")
         self._task = asyncio.create_task(self._supervise(), name="cluster-supervisor")
 
     async def stop(self) -> None:
         """Stop this process's part: its tables (their leases let go, so that the others take
         them at once), then its messages. Every step has a bound: a process asked to stop
         must stop, even if Redis or a table does not answer."""
-        if self._task is not None:
-            self._task.cancel()
-            await _within(self._task)
+        for task in (self._task, self._renewal):
+            if task is not None:
+                task.cancel()
+                await _within(task)
         owned = list(self.manager.actors)
         await _within(self.manager.stop_actors(), STOP_TABLES_SECONDS)
         for table_id in owned:
@@ -358,13 +364,22 @@ class ClusterNode:
 
     # ------------------------------------------------------------------ supervision
 
+    async def _renewing(self) -> None:
+        while True:
+            try:
+                await self._renew()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("lease renewal failed (%s); trying again", error)
+            await asyncio.sleep(self.lease_seconds / 3)
+
     async def _supervise(self) -> None:
         step = self.lease_seconds / 3
         next_scan = 0.0
         loop = asyncio.get_running_loop()
         while True:
             try:
-                await self._renew()
                 await self._watch_owners()
                 await self._drop_dead_origins()
                 if loop.time() >= next_scan:
@@ -378,17 +393,26 @@ class ClusterNode:
 
     async def _renew(self) -> None:
         await self.leases.beat()
-        ended = [t for t, a in self.manager.actors.items() if a.task is None or a.task.done()]
-        for table_id in ended:  # closed, or gave up after a refused write
+        ended = [
+            (table_id, actor)
+            for table_id, actor in self.manager.actors.items()
+            if actor.task is None or actor.task.done()
+        ]
+        for table_id, actor in ended:  # closed, or gave up after a refused write
+            taking = self._taking.get(table_id)
+            if (taking is not None and taking.locked()) or (
+                self.manager.actors.get(table_id) is not actor
+            ):
+                continue  # being taken again meanwhile: that take holds the lease
             self.manager.actors.pop(table_id, None)
             await self.leases.release(table_id)
         kept = await self.leases.renew(list(self.manager.actors))
         for table_id, still_ours in kept.items():
             if not still_ours:
                 log.warning("table %s: its lease is another process's now; stopping", table_id)
-                actor = self.manager.actors.pop(table_id, None)
-                if actor is not None:
-                    actor.give_up()
+                moved = self.manager.actors.pop(table_id, None)
+                if moved is not None:
+                    moved.give_up()
 
     async def _watch_owners(self) -> None:
         """Close the proxied sockets whose table has another owner now, or whose owner died
