@@ -6,11 +6,14 @@ reaches the others' tables, and how it takes over a dead process's tables.
   then the actor started with that token — it restores the table from Postgres as after a
   restart, and every write it makes checks the token.
 - **Renewal.** Every third of a lease period this process renews its leases and its
-  heartbeat (not while Redis is away: the bus then tries to reach it, and this process
-  puts its leases back the moment it does). A lease found in another's hands means the
-  table moved (this process was paused or cut off): its actor stops at once, without
-  writing (its writes would be refused anyway). While Redis cannot be reached, nothing is
-  given up.
+  heartbeat, in a task of its own: taking tables over (each read back from Postgres) may
+  take longer than a lease under load, and leases left unrenewed meanwhile would lapse,
+  their tables taken by the others, who would then lapse theirs while taking them — a
+  churn of takeovers that never settles. Not while Redis is away: the bus then tries to
+  reach it, and this process puts its leases back the moment it does. A lease found in
+  another's hands means the table moved (this process was paused or cut off): its actor
+  stops at once, without writing (its writes would be refused anyway). While Redis cannot
+  be reached, nothing is given up.
 - **Redis restarts.** A restart may lose every lease (empty, or back after they expired),
   while their owners live on and keep dealing. So an owner puts its leases back as soon as
   it reaches Redis again, and for a while after its own return to Redis (`settle_seconds`:
@@ -127,6 +130,7 @@ class ClusterNode:
         # Since when each process seen not listening on Redis has been so.
         self._silent: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
+        self._renewal: asyncio.Task[None] | None = None
         self.lease_figures = LeaseFigures()
         # Whether the last round of upkeep failed (for a reason other than Redis being away):
         # a failure is logged when it starts and when it ends, not at every round.
@@ -143,15 +147,17 @@ class ClusterNode:
         await self.leases.beat()
         await self.bus.start()
         log.info("serving with the club's other processes as process %s", self.process_id)
+        self._renewal = asyncio.create_task(self._renewing(), name="cluster-renewal")
         self._task = asyncio.create_task(self._supervise(), name="cluster-supervisor")
 
     async def stop(self) -> None:
         """Stop this process's part: its tables (their leases let go, so that the others take
         them at once), then its messages. Every step has a bound: a process asked to stop
         must stop, even if Redis or a table does not answer."""
-        if self._task is not None:
-            self._task.cancel()
-            await _within(self._task)
+        for task in (self._task, self._renewal):
+            if task is not None:
+                task.cancel()
+                await _within(task)
         owned = list(self.manager.actors)
         await _within(self.manager.stop_actors(), STOP_TABLES_SECONDS)
         for table_id in owned:
@@ -412,6 +418,26 @@ class ClusterNode:
 
     # ------------------------------------------------------------------ supervision
 
+    async def _renewing(self) -> None:
+        failing = False  # a failure is told when it starts and when it ends
+        while True:
+            if self.redis_state == "up":
+                try:
+                    await self._renew()
+                except asyncio.CancelledError:
+                    raise
+                except RedisConnectionError:
+                    pass  # Redis away: the bus tells it, once, and puts the leases back
+                except Exception as error:
+                    if not failing:
+                        log.warning("lease renewal failed (%s); trying again", error)
+                        failing = True
+                else:
+                    if failing:
+                        log.warning("lease renewal works again")
+                        failing = False
+            await asyncio.sleep(self.lease_seconds / 3)
+
     async def _supervise(self) -> None:
         step = self.lease_seconds / 3
         next_scan = 0.0
@@ -423,7 +449,6 @@ class ClusterNode:
                 await asyncio.sleep(step)
                 continue
             try:
-                await self._renew()
                 await self._watch_owners()
                 await self._drop_dead_origins()
                 if loop.time() >= next_scan:
@@ -445,8 +470,17 @@ class ClusterNode:
 
     async def _renew(self) -> None:
         await self.leases.beat()
-        ended = [t for t, a in self.manager.actors.items() if a.task is None or a.task.done()]
-        for table_id in ended:  # closed, or gave up after a refused write
+        ended = [
+            (table_id, actor)
+            for table_id, actor in self.manager.actors.items()
+            if actor.task is None or actor.task.done()
+        ]
+        for table_id, actor in ended:  # closed, or gave up after a refused write
+            taking = self._taking.get(table_id)
+            if (taking is not None and taking.locked()) or (
+                self.manager.actors.get(table_id) is not actor
+            ):
+                continue  # being taken again meanwhile: that take holds the lease
             self.manager.actors.pop(table_id, None)
             await self.leases.release(table_id)
         kept = await self.leases.renew(list(self.manager.actors))
@@ -454,9 +488,9 @@ class ClusterNode:
             if not still_ours:
                 log.warning("table %s: its lease is another process's now; stopping", table_id)
                 self.lease_figures.lost += 1
-                actor = self.manager.actors.pop(table_id, None)
-                if actor is not None:
-                    actor.give_up()
+                moved = self.manager.actors.pop(table_id, None)
+                if moved is not None:
+                    moved.give_up()
 
     async def _watch_owners(self) -> None:
         """Close the proxied sockets whose table has another owner now, or whose owner died

@@ -114,6 +114,10 @@ class Figures:
     top_ups: int = 0
     comings_and_goings: int = 0
     reconnections: int = 0
+    # Sockets refused `no_spectators` as a member's stand took effect (Member._stint).
+    refused_after_standing: int = 0
+    # Requests done by a process killed before it answered, found so when sent again.
+    done_before_answered: int = 0
     kills: int = 0
     audits: list[dict[str, Any]] = field(default_factory=list)
     stuck: list[str] = field(default_factory=list)
@@ -215,8 +219,21 @@ class Client:
         self.http.base_url = httpx.URL(self.base())
         await login(self.http, name, password)
 
-    async def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    async def call(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None = None,
+        *,
+        done_if_repeated: str | None = None,
+    ) -> Any:
+        """Send a request, and again (to the next live process) while there is no answer
+        or a 503. `done_if_repeated`: the error code that, answering a request sent again
+        after one went unanswered, means the first was done (its process was killed after
+        doing it, before answering): a stand has no request key, and once done, a stand
+        again is refused so. None then."""
         deadline = time.monotonic() + RETRY_SECONDS
+        unanswered = False
         while True:
             try:
                 answer = await self.http.request(
@@ -227,8 +244,14 @@ class Client:
                 )
             except httpx.TransportError:
                 answer = None
+                unanswered = True
             if answer is not None and answer.status_code < 300:
                 return answer.json()
+            if unanswered and answer is not None and done_if_repeated is not None:
+                with contextlib.suppress(ValueError, KeyError, TypeError):
+                    if answer.json()["error"]["code"] == done_if_repeated:
+                        self.figures.done_before_answered += 1
+                        return None
             if answer is not None and answer.status_code == 409:
                 code = str(answer.json()["error"]["code"])
                 self.figures.refusals[code] += 1
@@ -292,6 +315,11 @@ async def _fill_with_bots(owner: Client, table: Table) -> int:
     return seated
 
 
+async def _keep_filled(owner: Client, table: Table) -> None:
+    with contextlib.suppress(Refused):
+        await _fill_with_bots(owner, table)
+
+
 @dataclass(slots=True)
 class Stint:
     """A member's few hands between sitting down and standing up."""
@@ -344,6 +372,7 @@ class Member:
                 return True
             seat = await self._connect()
             reader = asyncio.create_task(seat.read())
+            stood_up = 0
             try:
                 if await self._play(seat, until, stint):
                     return True
@@ -354,7 +383,17 @@ class Member:
                 reader.cancel()
                 with contextlib.suppress(asyncio.CancelledError, WebSocketException):
                     await reader
+                if stint.standing:
+                    # The stand took effect (at the end of the hand) between `_seated()`
+                    # and this socket's opening: at a table without spectators the member,
+                    # seated no longer, is refused as a watcher — the stint is over. The
+                    # page stops there too (static/js/table/socket.js, FINAL_CODES). Only
+                    # after a stand: a member refused so while seated lost their seat.
+                    stood_up = seat.codes.pop("no_spectators", 0)
+                    self.figures.refused_after_standing += stood_up
                 self.figures.errors.update(seat.codes)
+            if stood_up:
+                return True
         return False
 
     async def _seated(self) -> bool:
@@ -404,7 +443,9 @@ class Member:
                 stint.seen.add(int(hand["number"]))
             if len(stint.seen) > stint.hands and not stint.standing:
                 with contextlib.suppress(Refused):
-                    await self.client.call("POST", f"/api/tables/{self.table.id}/stand")
+                    await self.client.call(
+                        "POST", f"/api/tables/{self.table.id}/stand", done_if_repeated="not_seated"
+                    )
                 stint.standing = True
                 continue
             if mine is None or not hand:
@@ -592,10 +633,14 @@ async def _soak(url: str, soak: Soak, cluster: Cluster | None) -> dict[str, Any]
         until = time.monotonic() + soak.minutes * 60
 
         async def keep_bots() -> None:
-            for table in tables:
-                if table.kind == "bots":
-                    with contextlib.suppress(Refused):
-                        await _fill_with_bots(owner, table)
+            # Every bots' table at once, not in turn: a pass in turn over 30 tables (a GET
+            # and a POST or two each, a 503 tried again for up to 30 s while a table is
+            # taken over) takes over a minute on a loaded machine, and a Bouillotte table
+            # a bot busted out of (three players needed) waited that long for the next
+            # one: counted stuck for the bench's own slowness.
+            await asyncio.gather(
+                *(_keep_filled(owner, table) for table in tables if table.kind == "bots")
+            )
 
         async def kill() -> None:
             await servers.kill_and_restart(figures.kills % len(servers.bases))
@@ -670,6 +715,8 @@ def _summary(
         "top_ups": figures.top_ups,
         "comings_and_goings": figures.comings_and_goings,
         "reconnections": figures.reconnections,
+        "refused_after_standing": figures.refused_after_standing,
+        "done_before_answered": figures.done_before_answered,
         "error_frames": dict(sorted(figures.errors.items())),
         "refused_requests": dict(sorted(figures.refusals.items())),
         "unexpected_error_frames": unexpected_errors(figures.errors),
@@ -717,7 +764,9 @@ def _print(summary: dict[str, Any], soak: Soak) -> None:
         f"members: {summary['member_actions_sent']} actions sent, "
         f"{summary['member_actions_acknowledged']} seen accepted; {summary['top_ups']} "
         f"top-ups, {summary['comings_and_goings']} comings and goings, "
-        f"{summary['reconnections']} connections"
+        f"{summary['reconnections']} connections ({summary['refused_after_standing']} "
+        "refused no_spectators as a stand took effect; "
+        f"{summary['done_before_answered']} stand(s) done by a process killed before answering)"
     )
     frames = ", ".join(f"{code} x{n}" for code, n in summary["error_frames"].items())
     print(f"error frames: {frames or 'none'}")

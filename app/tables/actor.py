@@ -24,7 +24,7 @@ import random
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
@@ -95,6 +95,9 @@ if TYPE_CHECKING:  # types only: the runtime reaches the database through app/se
     from app.db.session import Database
 
 log = logging.getLogger(__name__)
+
+# What a command that changes the seats answers (a reply, or a dict).
+Answer = TypeVar("Answer")
 
 # The level whose play a practice table's "suggest" shows.
 SUGGESTING_LEVEL = "club"
@@ -184,6 +187,9 @@ class TableActor:
         self.bot_observer: Observer | None = None
         # People waiting for a seat a bot gives up when the hand ends: seat -> request.
         self.seat_wanted: dict[int, Sit] = {}
+        # The answer of the command being handled, once its own change is stored (in a
+        # one-item tuple: any answer, None too); None before that.
+        self._answer_stored: tuple[Any] | None = None
         # While the database does not answer: when the table is next read back (None: it
         # answers), and the pause before the try after that.
         self.storage_retry_at: float | None = None
@@ -423,11 +429,17 @@ class TableActor:
             command.reply.set_exception(error)
 
     async def _handle(self, command: Command) -> None:
+        self._answer_stored = None
         try:
             self._refuse_while_storage_down(command)
             result = await self._dispatch(command)
         except TableMoved as error:  # this process must stop serving the table
-            self._fail(command, error)
+            if self._answer_stored is not None:
+                # The command's own change was stored before the table was lost: it is
+                # done, and answered so (see _fill_seats_after).
+                self._reply(command, self._answer_stored[0])
+            else:
+                self._fail(command, error)
             raise
         except SalonError as error:
             self._fail(command, error)
@@ -799,8 +811,7 @@ class TableActor:
         self._set_seats(seats)
         if not reply.replayed:
             self._seats_changed("seated", reply.answer["seat"])
-        await self._fill_seats()
-        return reply
+        return await self._fill_seats_after(reply)
 
     def _bot_giving_way(self, command: Sit) -> SeatInfo | None:
         """At a table that fills its seats with bots, the bot that gives its seat to a
@@ -840,8 +851,7 @@ class TableActor:
             seats = await table_service.seats_of(session, self.table_id)
         self._set_seats(seats)
         self._seats_changed("sitting_out" if away else "back", self.core.seat_of_user(user_id))
-        await self._fill_seats()
-        return {"sitting_out": away}
+        return await self._fill_seats_after({"sitting_out": away})
 
     async def _stand(self, user_id: int) -> dict[str, Any]:
         assert self.table is not None
@@ -859,8 +869,7 @@ class TableActor:
             seats = await table_service.seats_of(session, self.table_id)
         self._set_seats(seats)
         self._seats_changed("left", seat_no)
-        await self._fill_seats()
-        return {"left": True, "returned": returned}
+        return await self._fill_seats_after({"left": True, "returned": returned})
 
     def _seats_changed(self, kind: str, seat: int | None) -> None:
         self._broadcast(self.core.seats_changed(kind, seat, self.clock.now()))
@@ -996,8 +1005,7 @@ class TableActor:
             table = await table_service.get_table(session, self.table_id)
             await bot_service.set_bot_fill(session, table, command.level, by_admin=command.by_admin)
         self._set_table(table)
-        await self._fill_seats()
-        return {"bot_fill": command.level}
+        return await self._fill_seats_after({"bot_fill": command.level})
 
     def _suggest(self, connection: Connection) -> dict[str, Any]:
         """What the club-level bot would play from this seat, and why: only at a practice
@@ -1035,6 +1043,17 @@ class TableActor:
         return driver(self.core.table.game).buy_in_option is not None or (
             stack >= self.core.table.buy_in_min
         )
+
+    async def _fill_seats_after(self, answer: Answer) -> Answer:
+        """Fill the seats after a command whose own change is stored; `answer` says what
+        it did. The filling is a transaction of its own, and the table may be taken over
+        by another process between the two (TableMoved): the command is then still
+        answered with what it did, not "table moved, try again" — a stand tried again
+        would be refused `not_seated`, its seat being given up already. The new owner
+        fills the seats when it reads the table back."""
+        self._answer_stored = (answer,)
+        await self._fill_seats()
+        return answer
 
     async def _fill_seats(self) -> None:
         """Between hands, at a table that fills its seats with bots (`bot_fill`): while a

@@ -35,6 +35,10 @@ def _assert_clean(summary: dict[str, Any], stdout: str) -> None:
     # The members played, and every action they saw accepted is stored once.
     assert summary["member_actions_acknowledged"] > 0
     assert summary["failed_requests"] == [] and summary["unexpected_error_frames"] == {}
+    # The answers that are no fault, counted apart from the error frames and incidents.
+    assert "no_spectators" not in summary["error_frames"]
+    assert summary["refused_after_standing"] >= 0 and summary["done_before_answered"] >= 0
+    assert "refused no_spectators as a stand took effect" in stdout
     assert summary["audits"] and all(audit["ok"] for audit in summary["audits"])
     assert summary["stuck"] == []
     # The memory curve, one column per process, judged.
