@@ -17,6 +17,7 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.monitoring.request_ids import HEADER, current_request_id, request_id_from
+from app.web.log_redaction import blank_tokens
 
 access_log = logging.getLogger("app.access")
 
@@ -51,7 +52,7 @@ class RequestLog:
             await self.app(scope, receive, send_with_id)
         finally:
             client = scope.get("client")
-            path = scope["path"]
+            path = blank_tokens(scope["path"])  # a reset link is a secret until it is used
             duration_ms = round((time.perf_counter() - started) * 1000, 2)
             access_log.info(
                 '%s "%s %s" %s %.2f ms',
