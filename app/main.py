@@ -50,7 +50,6 @@ from app.web import (
 )
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
-from app.web.log_redaction import keep_tokens_out_of_logs
 from app.web.templating import templates
 from app.ws import endpoint, protocol
 from app.ws.logins import LoginSockets
@@ -224,7 +223,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.state.reset_throttle = SlidingWindowLimiter(
         settings.login_max_failures_per_address, settings.login_window_seconds
     )
-    keep_tokens_out_of_logs()
 
     app.add_exception_handler(SalonError, _salon_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
