@@ -205,9 +205,10 @@ async def member_balances(db: Database) -> dict[int, int]:
 # ---------------------------------------------------------------- the tables' stories
 
 
-async def the_bourre_table(night: Night, rng: random.Random, hands: int) -> int:
+async def the_bourre_table(night: Night, rng: random.Random, hands: int) -> tuple[int, int]:
     """'Cajun': two bots, Alice and Bob sit, Carol arrives during the gathering; a reload;
-    Bob timed out twice, told, back. Returns the table's id."""
+    Bob timed out twice, told, back. Returns the table's id and the number of hands Carol
+    was dealt in (the deck is the server's: she may go broke and sit the rest out)."""
     table_id = await create_table(
         night,
         {
@@ -236,7 +237,7 @@ async def the_bourre_table(night: Night, rng: random.Random, hands: int) -> int:
     await carol.wait_for(lambda p: p.hand is not None)
     assert carol.view["you"]["dealt_in"] is True and carol_seat is not None
 
-    idle_hands = 0
+    idle_hands = carol_hands = 0
     for number in range(1, hands + 1):
         if number > 1:
             await next_deal(night, alice, number - 1)
@@ -251,6 +252,8 @@ async def the_bourre_table(night: Night, rng: random.Random, hands: int) -> int:
             assert log["events"] and log["events"][0]["kind"] == "new_hand"
         sat_out = bob_row(alice)["sitting_out"]
         idle = frozenset({"bob"}) if number >= 3 and idle_hands < 2 and not sat_out else frozenset()
+        await carol.wait_for(lambda p, n=number: hand_number(p) == n)
+        carol_hands += carol.view["you"]["dealt_in"] is True
         await play_hand(night, players, rng, idle=idle)
         idle_hands += bool(idle)
         if bob_row(alice)["sat_out_after"] is not None:
@@ -264,7 +267,7 @@ async def the_bourre_table(night: Night, rng: random.Random, hands: int) -> int:
             assert bob_row(alice)["sat_out_after"] is None
     assert idle_hands == 2 and not bob_row(alice)["sitting_out"]
     await stand_up(players, table_id)
-    return table_id
+    return table_id, carol_hands
 
 
 async def stand_up(players: list[Player], table_id: int) -> None:
@@ -370,7 +373,8 @@ async def test_a_club_night_is_played_through_and_settled_to_the_chip(
         member_ids = {
             name: int((await night[name].get("/api/me")).json()["id"]) for name in MEMBERS
         }
-        cajun = await the_bourre_table(night, rng, bourre_hands)
+        cajun, carol_hands = await the_bourre_table(night, rng, bourre_hands)
+        assert carol_hands >= 1
         rouge = await the_bouillotte_table(night, rng, bouillotte_hands)
         practice = await the_practice_table(night, rng, practice_hands)
 
@@ -432,9 +436,9 @@ async def test_a_club_night_is_played_through_and_settled_to_the_chip(
         carol = night["carol"]
         stats = (await carol.get("/api/hands/stats")).json()
         mine = list(csv.DictReader(io.StringIO((await carol.get("/api/hands/mine.csv")).text)))
-        assert len(mine) == bourre_hands
+        assert len(mine) == carol_hands
         assert {row["table_id"] for row in mine} == {str(cajun)}
-        assert stats["by_game"]["bourre"]["hands"] == bourre_hands
+        assert stats["by_game"]["bourre"]["hands"] == carol_hands
 
         # The dashboard's figures are the ledger's audit (what `salon audit` prints), each
         # said once: the members hold their balances (everyone stood up), the house nothing
