@@ -175,9 +175,10 @@ class Servers:
             row.append(mb)
         self.curve.append((at, row))
 
-    def memory(self) -> Life:
+    def memory(self, kill_every_minutes: float) -> Life:
         """What the verdict judges: one process's curve, or the sum of several's over the
-        samples where all were up (app/commands/soak_verdict.py says why)."""
+        samples where all were up, with the kills' cycle (app/commands/soak_verdict.py says
+        why)."""
         if len(self.running) == 1:
             return Life(0, tuple((at, row[0]) for at, row in self.curve if row[0] is not None))
         full = [
@@ -185,7 +186,8 @@ class Servers:
             for at, row in self.curve
             if None not in row
         ]
-        return Life(None, tuple(full), processes=len(self.running))
+        cycle = kill_every_minutes * 60 * len(self.running) if kill_every_minutes > 0 else None
+        return Life(None, tuple(full), processes=len(self.running), cycle=cycle)
 
     def stop(self) -> None:
         for server in self.running:
@@ -675,7 +677,7 @@ async def _soak(url: str, soak: Soak, cluster: Cluster | None) -> dict[str, Any]
     kills_expected = int(soak.minutes // soak.kill_every) if cluster and soak.kill_every else 0
     # The last kill may fall too near the end to be done: one short is no failure.
     verdict = judge(
-        [servers.memory()],
+        [servers.memory(soak.kill_every if cluster else 0)],
         figures.errors,
         [audit["problems"] for audit in figures.audits],
         lost,

@@ -15,6 +15,14 @@
   proportional to the play shows as a steady rise between the thirds. The megabytes cover
   short runs (a few megabytes of noise is a large share of a few minutes' growth); the
   percentage, a club's hour. A curve too short to judge: the run proves nothing, and fails.
+- **With kills, windows of a whole kill cycle.** Killed in turn, the processes come back
+  to the same ages (and so to the same sizes: a fresh process is small, one that has taken
+  over tables twice is not) once every cycle of ``processes x kill-every`` minutes. Thirds
+  of the hour cut that cycle anywhere, so the sum's medians differed by where its phases
+  fell (at one hour, 32 MB between thirds, with no process growing at equal age). The
+  middle and last windows are then the run's last two whole cycles, which hold every phase
+  once each; the first cycle, before every process has been started again, is the warm-up.
+  A run of fewer than three cycles falls back to thirds (the suite's short runs).
 - **No error frames but refusals.** `REFUSALS` are the codes a well-behaved client may be
   answered with under load and while processes are killed; any other code fails the run.
 - **Audits clean, nothing lost, no table stuck, no incident, hands played.** As measured
@@ -63,6 +71,9 @@ class Life:
     process: int | None
     samples: tuple[tuple[float, float], ...]  # (seconds into the run, RSS in MB)
     processes: int = 1
+    # Seconds after which the processes are back at the same ages (processes killed in
+    # turn: processes x the time between kills); None: no kills.
+    cycle: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,13 +102,26 @@ def growth(life: Life) -> Growth | None:
     rss = [mb for _, mb in life.samples]
     if len(rss) < MIN_SAMPLES:
         return None
-    third = len(rss) // 3
-    middle = statistics.median(rss[third : 2 * third])
-    last = statistics.median(rss[2 * third :])
+    middle_window, last_window = windows(life)
+    middle = statistics.median(middle_window)
+    last = statistics.median(last_window)
     allowed = max(middle * GROWTH_PERCENT / 100, GROWTH_MB * life.processes)
     return Growth(
         life.process, life.samples[0][0], round(middle, 1), round(last, 1), round(allowed, 1)
     )
+
+
+def windows(life: Life) -> tuple[list[float], list[float]]:
+    """The samples of the middle and the last window (the module's docstring says which)."""
+    rss = [mb for _, mb in life.samples]
+    end = life.samples[-1][0]
+    if life.cycle and end - life.samples[0][0] >= 3 * life.cycle:
+        middle = [mb for at, mb in life.samples if end - 2 * life.cycle < at <= end - life.cycle]
+        last = [mb for at, mb in life.samples if at > end - life.cycle]
+        if middle and last:
+            return middle, last
+    third = len(rss) // 3
+    return rss[third : 2 * third], rss[2 * third :]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.commands.soak_verdict import GROWTH_MB, MIN_SAMPLES, Life, judge, unexpected_errors
+from app.commands.soak_verdict import (
+    GROWTH_MB,
+    MIN_SAMPLES,
+    Life,
+    judge,
+    unexpected_errors,
+    windows,
+)
+from app.commands.soak_verdict import growth as growth_of
 from tests.cli.test_bench_live_processes import REDIS_URL, _keys, _redis_or_skip
 from tests.databases import create_postgres_database, drop_postgres_database
 from tests.live import salon, salon_env
@@ -115,6 +123,38 @@ def test_the_verdict_fails_on_memory_that_keeps_growing() -> None:
         "memory grew: the processes together went from 404.0 MB to 436.0 MB "
         "(+32.0 MB, over 24.0 MB)"
     ]
+
+
+def _cycling(growth_per_cycle: float) -> Life:
+    """Three processes killed in turn every 5 minutes for an hour, sampled every 30 s: the
+    sum saw-tooths with the cycle of 15 minutes (a fresh process small, growing as it takes
+    tables over), plus `growth_per_cycle` MB more each cycle."""
+    cycle = 900.0
+    samples = tuple(
+        (30.0 * n, 500.0 + 40 * ((30.0 * n) % 300 / 300) + growth_per_cycle * (30.0 * n // cycle))
+        for n in range(121)
+    )
+    return Life(None, samples, processes=3, cycle=cycle)
+
+
+def test_with_kills_memory_is_judged_over_whole_cycles() -> None:
+    """Thirds of an hour cut the kills' cycle where they fall; the last two whole cycles
+    each hold every phase once."""
+    same = _cycling(0.0)
+    assert _clean(lives=[same]).ok
+    growth = _clean(lives=[same]).growths[0]
+    assert growth.middle_mb == growth.last_mb
+    # The same curve cut in thirds (no cycle known) sees growth where there is none.
+    thirds = growth_of(Life(None, same.samples, processes=3))
+    assert thirds.middle_mb != thirds.last_mb
+    # A process that grows from cycle to cycle is still caught.
+    assert _clean(lives=[_cycling(30.0)]).failures == [
+        "memory grew: the processes together went from 580.0 MB to 610.0 MB "
+        "(+30.0 MB, over 29.0 MB)"
+    ]
+    # Fewer than three cycles: thirds, as without kills.
+    short = Life(None, same.samples[:60], processes=3, cycle=900.0)
+    assert windows(short) == windows(Life(None, same.samples[:60], processes=3))
 
 
 def test_the_verdict_fails_on_an_error_frame_that_is_not_a_refusal() -> None:
