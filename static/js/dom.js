@@ -20,6 +20,23 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+/** Put `nodes` in `parent` in place of its children, leaving in place each child that is
+ *  already the same (tag, attributes and text, all the way down). A redraw that changes
+ *  nothing about a button then leaves the button itself: a tap or a click under way on it,
+ *  and the focus, are not lost to a snapshot that arrived meanwhile (on a slow phone, every
+ *  action of another player's redraws the table). A kept child keeps its own handlers,
+ *  which do what the new ones would: it is the same control.
+ *  @param {Element} parent
+ *  @param {Node[]} nodes */
+export function replaceChildrenKeeping(parent, nodes) {
+  nodes.forEach((node, at) => {
+    const current = parent.childNodes[at];
+    if (current === undefined) parent.append(node);
+    else if (!current.isEqualNode(node)) current.replaceWith(node);
+  });
+  while (parent.childNodes.length > nodes.length) parent.lastChild.remove();
+}
+
 /** Format a chip count the way people read them: 12 500. */
 export function chips(amount) {
   return Number(amount ?? 0).toLocaleString("en-US").replace(/,/g, "\u202f");

@@ -68,14 +68,16 @@ def off_screen(page: Page) -> list[str]:
 
 
 def expect_whole_turn_on_screen(page: Page, state: str) -> None:
-    """Once the page has scrolled to the turn (smoothly), everything fits: polled."""
+    """Once the page has scrolled to the turn (smoothly, and a busy phone may take its
+    time), everything fits: polled for up to 10 s."""
     problems: list[str] = []
-    for _ in range(40):
+    for _ in range(100):
         problems = off_screen(page)
         if not problems:
             return
         page.wait_for_timeout(100)
-    raise AssertionError(f"{state}: {problems}")
+    scrolled = page.evaluate("() => [scrollY, innerHeight, document.documentElement.scrollHeight]")
+    raise AssertionError(f"{state}: {problems}; scrollY, innerHeight, page height: {scrolled}")
 
 
 def button(page: Page, action: str) -> Any:

@@ -4,7 +4,7 @@
 import { api, ApiError, requestKey } from "../api.js";
 import { chooseAmount } from "../buyin.js";
 import { cardElement } from "../cards.js";
-import { h, chips, frontEnd, gameNamed } from "../dom.js";
+import { h, chips, frontEnd, gameNamed, replaceChildrenKeeping } from "../dom.js";
 import { turnAttention } from "./attention.js";
 import { appendChat, appendNotice } from "./chat.js";
 import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
@@ -422,7 +422,10 @@ function renderMine(view) {
   const hand = view.hand;
   const moment = hand ? `${hand.number}:${hand.phase}:${hand.tricks?.length ?? 0}:${Boolean(hand.legal_actions?.length)}` : "";
   redrawHand($("my-hand"), cards, moment);
-  $("controls").replaceChildren(...controls);
+  // Labelled before they are compared with the controls shown, which are labelled.
+  const drawn = h("div", {}, ...controls);
+  labelShortcuts(drawn);
+  replaceChildrenKeeping($("controls"), [...drawn.childNodes]);
 }
 
 function closeResult() {
