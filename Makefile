@@ -12,7 +12,7 @@ PIP_INSTALL := $(BIN)/pip install --constraint $(CONSTRAINTS)
 # moves one library.
 LOCK_UPGRADE ?= --upgrade
 
-.PHONY: run test lint format lock clean
+.PHONY: run test lint format lock clean messages language
 
 $(BIN)/python:
 	@echo "Creating the virtual environment $(VENV)…"
@@ -57,6 +57,25 @@ lock: | $(BIN)/python
 	$(BIN)/pip install --quiet 'uv>=0.5'
 	$(BIN)/uv pip compile pyproject.toml --all-extras --universal --python-version 3.11 \
 	    $(LOCK_UPGRADE) --custom-compile-command 'make lock' --quiet --output-file $(CONSTRAINTS)
+
+## make messages: extract the marked words (Python, templates, scripts) and bring every
+## catalog up to date; then translate what is new (tests/i18n fails until it is).
+# (the scripts' own, t, tn and tp, are in babel.cfg)
+MESSAGE_KEYWORDS := -k _ -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3
+messages: .venv/.installed
+	$(BIN)/pybabel -q extract -F babel.cfg $(MESSAGE_KEYWORDS) --no-default-keywords \
+	    --sort-by-file --project=Salon --omit-header -o .messages.pot .
+	$(BIN)/pybabel -q update -i .messages.pot -d app/i18n/locales -N --ignore-obsolete \
+	    --ignore-pot-creation-date
+	rm -f .messages.pot
+
+## make language CODE=de: a catalog for a new language, to translate (README).
+language: .venv/.installed
+	@test -n "$(CODE)" || { echo "make language CODE=<code>"; exit 2; }
+	$(BIN)/pybabel -q extract -F babel.cfg $(MESSAGE_KEYWORDS) --no-default-keywords \
+	    --sort-by-file --project=Salon -o .messages.pot .
+	$(BIN)/pybabel -q init -i .messages.pot -d app/i18n/locales -l $(CODE)
+	rm -f .messages.pot
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

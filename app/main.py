@@ -41,12 +41,14 @@ from app.web import (
     admin_pages,
     admin_table_pages,
     history_pages,
+    language_pages,
     pages,
     play_pages,
     pwa,
     reset_pages,
     rules_pages,
     treasury_pages,
+    words_route,
 )
 from app.web.assets import STATIC_DIR, VersionedStatic
 from app.web.docs_page import mount_docs
@@ -269,6 +271,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         pwa.router,
         reset_pages.admin_router,
         reset_pages.member_router,
+        words_route.router,
+        language_pages.router,
     ):
         app.include_router(router)
     mount_docs(app)

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Annotated
 from fastapi import Depends, Request, Response
 
 from app.config import Settings
-from app.db.models import AuthSession, Role, User
+from app.db.models import AuthSession, Club, Role, User
 from app.db.session import Database
 from app.errors import Forbidden, NotAuthenticated
+from app.i18n import SOURCE_LANGUAGE, language_named, use_language
+from app.i18n.negotiation import from_browser
 from app.security import csrf
 from app.security.login_throttle import LoginThrottle
 from app.services import auth
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
     from app.cluster.node import ClusterNode
 
 SESSION_COOKIE = "salon_session"
+# A visitor's choice of language (app/web/language_pages.py).
+LANGUAGE_COOKIE = "salon_language"
 
 
 def get_db(request: Request) -> Database:
@@ -80,7 +84,25 @@ async def optional_caller(request: Request, db: DbDep) -> Caller | None:
         if found is not None:
             caller = Caller(user=found[1], session=found[0])
     request.state.caller = caller
+    await _speak_their_language(request, db, caller)
     return caller
+
+
+async def _speak_their_language(request: Request, db: Database, caller: Caller | None) -> None:
+    """Every sentence of this request in the caller's language (app/i18n/negotiation.py):
+    the one on their account, else the one this browser chose (the menu's cookie), else
+    their browser's, else the club's (read only then)."""
+    chosen = language_named(caller.user.language if caller else None) or language_named(
+        request.cookies.get(LANGUAGE_COOKIE, "")[:16]
+    )
+    code = chosen.code if chosen else from_browser(request.headers.get("accept-language"))
+    if code is None:
+        async with db.transaction() as session:
+            club = await session.get(Club, 1)
+        default = language_named(club.default_language if club else None)
+        code = default.code if default else None
+    # Set every time, English included: nothing of a previous request's may stay.
+    use_language(code or SOURCE_LANGUAGE)
 
 
 OptionalCaller = Annotated[Caller | None, Depends(optional_caller)]

@@ -92,6 +92,9 @@ class Club(Base):
     members_may_create_tables: Mapped[bool] = mapped_column(Boolean, default=False)
     seed_reveal: Mapped[str] = mapped_column(String(10), default=SeedReveal.SESSION)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # The language of whoever chose none and whose browser asks for none Salon speaks
+    # (app/i18n/negotiation.py); None: English.
+    default_language: Mapped[str | None] = mapped_column(String(16), nullable=True, default=None)
 
 
 class User(Base):
@@ -112,6 +115,8 @@ class User(Base):
     # A computer player's level of play (app/bots/levels.py); None for a person. A bot has
     # no password that can match and never logs in.
     bot_level: Mapped[str | None] = mapped_column(String(10), nullable=True, default=None)
+    # The language the member chose on their account page; None: their browser's.
+    language: Mapped[str | None] = mapped_column(String(16), nullable=True, default=None)
 
 
 class AuthSession(Base):
