@@ -3,7 +3,10 @@ card of the trick lie in a trick area that no seat covers, at every number of se
 game allows (Bourré 2 to 8, Bouillotte 3 to 5), on a 375x667
 phone and a 1280x800 laptop, for both games. Measured on the table page itself: each view
 is drawn by the page's own felt code (as a snapshot from the server would be), with the
-longest names and the most tags a seat can show, and every card of a full trick."""
+longest names and the most tags a seat can show, and every card of a full trick.
+
+On a right-to-left page (Arabic, Persian) the page mirrors but the felt does not: it keeps
+the game's direction of play, every seat, seat's part and card in its place."""
 
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ NAMES = [
 
 # A view as the server sends it to the player in seat 0, mid-hand: every seat taken (bots
 # and players), each with its tags; in Bourré a trick with a card from every seat.
-DRAW = """async ([game, count]) => {
+_DRAW = """async ([game, count]) => {
     const felt = await import('/static/js/table/felt.js');
     const module = await import(`/static/js/table/${game}.js`);
     const cards = %(cards)s;
@@ -86,7 +89,38 @@ MEASURE = """() => {
     };
 }"""
 
-DRAW = DRAW % {"cards": CARDS, "names": NAMES, "measure": MEASURE}
+# Where everything on the felt is (px from the felt's top left corner: the felt itself moves
+# when the page mirrors), and on which side of the felt the chat is, or of the phone's bar
+# its Menu button: the page's own direction.
+PLACES = """() => {
+    const felt = document.getElementById('seats').getBoundingClientRect();
+    const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return [r.left - felt.left, r.top - felt.top, r.right - felt.left, r.bottom - felt.top];
+    };
+    const mid = (el) => {
+        const r = el.getBoundingClientRect();
+        return r.left + r.width / 2;
+    };
+    const phone = innerWidth < 761;
+    const side = phone ? document.getElementById('menu-toggle') : document.querySelector('.chat');
+    const of = phone ? document.querySelector('.table-bar') : document.getElementById('felt');
+    return {
+        direction: getComputedStyle(document.body).direction,
+        placed: [...document.querySelectorAll('#seats *, #centre .trick-card')]
+            .filter((el) => el.getClientRects().length)
+            .map((el) => [`${el.closest('.seat')?.dataset.seat ?? 'trick'} ${el.className}`
+                          + ` ${el.dataset.card ?? el.textContent}`, box(el)]),
+        dealer: (() => {
+            const button = document.querySelector('#seats .dealer-button');
+            return [box(button.closest('.seat').querySelector('.avatar')), box(button)];
+        })(),
+        pageSide: mid(side) > mid(of) ? 'right' : 'left',
+    };
+}"""
+
+DRAW = _DRAW % {"cards": CARDS, "names": NAMES, "measure": MEASURE}
+DRAW_PLACES = _DRAW % {"cards": CARDS, "names": NAMES, "measure": PLACES}
 
 
 def felt_problems(page: Page, game: str, count: int) -> list[str]:
@@ -143,3 +177,48 @@ def test_no_seat_covers_the_trick_or_the_pot(
             if count in (min(SEATS[game]), 5, 8):
                 shot(page, f"felt-{game}-{name}-{count}-seats")
     assert not problems, "\n".join(problems)
+
+
+def test_the_felt_does_not_mirror_right_to_left(live_server: LiveServer, new_page: NewPage) -> None:
+    base = live_server.base_url
+    owner = new_page(LAPTOP)
+    log_in(owner, base, live_server.owner_username, live_server.owner_password)
+    table = call_api(
+        owner,
+        "POST",
+        "/api/tables",
+        {
+            "name": "Right to left",
+            "game": "bourre",
+            "seat_count": 6,
+            "turn_seconds": 300,
+            "rules": {"ante": 1},
+            "buy_in_min": 100,
+            "buy_in_max": 100,
+        },
+    )
+    call_api(owner, "POST", f"/api/tables/{table['id']}/pause")
+    for screen, name in ((LAPTOP, "laptop"), (PHONE, "phone")):
+        page = owner if screen is LAPTOP else new_page(PHONE)
+        if page is not owner:
+            log_in(page, base, live_server.owner_username, live_server.owner_password)
+        page.goto(f"{base}/tables/{table['id']}")
+        expect(page.locator("#connection")).to_have_text("Connected")
+        english: dict[str, Any] = page.evaluate(DRAW_PLACES, ["bourre", 6])
+        page.evaluate("() => { document.documentElement.dir = 'rtl'; }")
+        arabic: dict[str, Any] = page.evaluate(DRAW_PLACES, ["bourre", 6])
+        # The page itself mirrors (else this test proves nothing)...
+        assert (english["direction"], arabic["direction"]) == ("ltr", "rtl"), name
+        assert (english["pageSide"], arabic["pageSide"]) == ("right", "left"), name
+        # ...and the felt does not: every seat, avatar, name, stack, tag, card held, the
+        # dealer's button and each card of the trick where it was, the button still on
+        # the avatar's right.
+        assert len(english["placed"]) > 6 * 4, name
+        moved = [
+            f"{what}: {before} -> {after}"
+            for (what, before), (_, after) in zip(english["placed"], arabic["placed"], strict=True)
+            if max(abs(a - b) for a, b in zip(before, after, strict=True)) > 1
+        ]
+        assert not moved, f"{name}: " + "; ".join(moved)
+        avatar, button = arabic["dealer"]
+        assert button[0] >= avatar[2] - 1, f"{name}: dealer's button {button}, avatar {avatar}"

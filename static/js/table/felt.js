@@ -17,7 +17,8 @@ export function setFourColour(on) {
 }
 const RING_LENGTH = 2 * Math.PI * RING_RADIUS;
 
-/** Where seat `seat` sits, in percent of the felt, when `anchor` is at the bottom. */
+/** Where seat `seat` sits, in percent of the felt from its left and top, when `anchor` is
+ *  at the bottom: the game's direction of play, the same on a right-to-left page. */
 export function seatPosition(seat, anchor, count) {
   const rel = (seat - anchor + count) % count;
   const angle = (90 + (rel * 360) / count) * (Math.PI / 180);
@@ -209,6 +210,8 @@ function fitTrickArea(seats, centre) {
     if (!best) break;
     area = best;
   }
+  // Physical `left`, as every place on the felt: the felt does not mirror on a
+  // right-to-left page (table.css).
   centre.style.left = `${((mid - area.half) / width) * 100}%`;
   centre.style.top = `${(area.top / height) * 100}%`;
   centre.style.width = `${((2 * area.half) / width) * 100}%`;
@@ -259,6 +262,7 @@ export function flyTo(layer, cardEls, target) {
     const box = card.getBoundingClientRect();
     const clone = card.cloneNode(true);
     clone.classList.add("flying-card");
+    // Measured and placed in physical coordinates: the felt does not mirror.
     clone.style.setProperty("left", `${box.left - felt.left}px`);
     clone.style.setProperty("top", `${box.top - felt.top}px`);
     clone.style.setProperty("width", `${box.width}px`);
