@@ -80,6 +80,14 @@ def expect_whole_turn_on_screen(page: Page, state: str) -> None:
     raise AssertionError(f"{state}: {problems}; scrollY, innerHeight, page height: {scrolled}")
 
 
+GROW_THE_CONTROLS = """() => {
+    const room = innerHeight - document.getElementById("me").getBoundingClientRect().bottom;
+    const block = document.createElement("div");
+    block.style.height = `${Math.max(0, room) + 40}px`;
+    document.querySelector("#controls .bet-picker").prepend(block);
+}"""
+
+
 def button(page: Page, action: str) -> Any:
     return page.locator(f"#controls button[data-action='{action}']")
 
@@ -151,6 +159,10 @@ def phone_turn(phone: Page, *, facing_raise: bool) -> str | None:
         if button(phone, "raise").count():
             phone.locator("#controls").get_by_role("button", name="Pot", exact=True).click()
             expect_whole_turn_on_screen(phone, f"{kind}, Pot preset chosen")
+            # The controls grow by more than the room left under them (a label wraps):
+            # the page follows them down.
+            phone.evaluate(GROW_THE_CONTROLS)
+            expect_whole_turn_on_screen(phone, f"{kind}, the controls grown past the screen")
         all_in = button(phone, "all_in")
         if all_in.count():
             all_in.click()

@@ -299,3 +299,23 @@ export function showTurn(felt, panel, decision) {
   const by = bottom - top <= window.innerHeight ? Math.min(Math.max(0, below), top) : below;
   if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: "smooth" });
 }
+
+/**
+ * The turn brought into view ends flush with the screen's bottom; when the controls then
+ * grow (a longer amount on the bet button, a line that wraps, an armed "Va tout"), their
+ * last row would slip under the screen. While `myTurn()` says so, and the controls ended
+ * on screen before they grew, the page follows them down by what they grew. A player who
+ * scrolled them out of sight is left where they are.
+ */
+export function keepTurnInView(panel, myTurn) {
+  let lastBottom = panel.getBoundingClientRect().bottom;
+  new ResizeObserver(() => {
+    const bottom = panel.getBoundingClientRect().bottom;
+    const wasInView = lastBottom <= window.innerHeight + 1;
+    if (myTurn() && wasInView && bottom > window.innerHeight + 0.5) {
+      window.scrollBy({ top: bottom - window.innerHeight });
+    }
+    lastBottom = panel.getBoundingClientRect().bottom;
+  }).observe(panel);
+  window.addEventListener("scroll", () => { lastBottom = panel.getBoundingClientRect().bottom; }, { passive: true });
+}

@@ -7,7 +7,7 @@ import { cardElement } from "../cards.js";
 import { h, chips, frontEnd, gameNamed, replaceChildrenKeeping } from "../dom.js";
 import { turnAttention } from "./attention.js";
 import { appendChat, appendNotice } from "./chat.js";
-import { deckOptions, drawFelt, flyTo, placeToward, setFourColour, showTurn } from "./felt.js";
+import { deckOptions, drawFelt, flyTo, keepTurnInView, placeToward, setFourColour, showTurn } from "./felt.js";
 import { HandLog, lastTrickView, timeoutSentence } from "./handlog.js";
 import { installShortcuts, labelShortcuts, redrawHand } from "./keys.js";
 import { setSound, soundOn, sounds } from "./sound.js";
@@ -640,6 +640,7 @@ async function findLastHand() {
   }
 }
 
+keepTurnInView($("me"), () => state.myTurn);
 installShortcuts({ controls: $("controls"), hand: $("my-hand"), dialog: $("shortcuts"), shortcuts: game.SHORTCUT_LIST, opener: $("shortcuts-open") });
 // A phone has no room to spare under the controls: the hand log starts folded there.
 if (window.matchMedia("(max-width: 760px)").matches) $("hand-log-panel").open = false;
