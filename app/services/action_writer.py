@@ -200,5 +200,16 @@ def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
         return
     if error is None:
         done.set_result(None)
-    else:
-        done.set_exception(error)
+        return
+    done.set_exception(error)
+    if isinstance(error, fencing.TableMoved):
+        # The table's actor may have stopped waiting: it learnt of the move another way
+        # (its lease, a refused state write) and let the table go. The refusal is then no
+        # one's to read, and asyncio would log it as lost ("Future exception was never
+        # retrieved") when the future is collected; it is read here, and stays the waiter's.
+        done.add_done_callback(_read_refusal)
+
+
+def _read_refusal(done: asyncio.Future[None]) -> None:
+    if not done.cancelled():
+        done.exception()

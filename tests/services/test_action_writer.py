@@ -4,6 +4,7 @@ action is committed, a bad row failing alone, a cancelled caller's action still 
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 from sqlalchemy import func, select, text
@@ -11,8 +12,10 @@ from sqlalchemy.exc import DBAPIError
 
 from app.db.models import HandAction, User
 from app.db.session import Database
+from app.services import fencing
 from app.services import hands as hand_store
 from app.services.action_writer import ActionRecord, ActionWriter
+from app.services.action_writer import _settle as settle
 from tests.helpers import found_club, open_bourre_table
 
 TABLES = 6
@@ -126,3 +129,23 @@ async def test_a_lost_connection_fails_its_write_and_the_next_write_opens_anothe
     await writer.store(played(hand_id, 2))
     await writer.close()
     assert await stored(pg_db) == [(hand_id, 1), (hand_id, 2)]
+
+
+async def test_a_refusal_for_a_moved_table_no_one_waits_for_is_not_reported_lost() -> None:
+    """The actor of a table that moved may have let it go before its write was refused:
+    that refusal is read by the writer, not logged by asyncio as an exception no one saw;
+    any other failure no one waited for still is."""
+    loop = asyncio.get_running_loop()
+    reported: list[str] = []
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, context: reported.append(context["message"]))
+    try:
+        for error in (fencing.TableMoved(7), RuntimeError("disk on fire")):
+            done: asyncio.Future[None] = loop.create_future()
+            settle(done, error)
+            await asyncio.sleep(0)  # the done callbacks run
+            del done
+            gc.collect()
+    finally:
+        loop.set_exception_handler(previous)
+    assert reported == ["Future exception was never retrieved"]
