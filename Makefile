@@ -62,7 +62,7 @@ lock: | $(BIN)/python
 ## catalog up to date; then translate what is new (tests/i18n fails until it is).
 # (the scripts' own, t, tn and tp, are in babel.cfg)
 MESSAGE_KEYWORDS := -k _ -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3
-messages: .venv/.installed
+messages: $(VENV)/.installed
 	$(BIN)/pybabel -q extract -F babel.cfg $(MESSAGE_KEYWORDS) --no-default-keywords \
 	    --sort-by-file --project=Salon --omit-header -o .messages.pot .
 	$(BIN)/pybabel -q update -i .messages.pot -d app/i18n/locales -N --ignore-obsolete \
@@ -70,7 +70,7 @@ messages: .venv/.installed
 	rm -f .messages.pot
 
 ## make language CODE=de: a catalog for a new language, to translate (README).
-language: .venv/.installed
+language: $(VENV)/.installed
 	@test -n "$(CODE)" || { echo "make language CODE=<code>"; exit 2; }
 	$(BIN)/pybabel -q extract -F babel.cfg $(MESSAGE_KEYWORDS) --no-default-keywords \
 	    --sort-by-file --project=Salon -o .messages.pot .
