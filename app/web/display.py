@@ -13,20 +13,24 @@ from datetime import datetime
 
 from markupsafe import Markup
 
+from app.i18n import _
 from app.services.time_words import in_utc, time_words
 
-# Every kind of ledger operation, as people say it (the codes stay in the CSV exports).
-LEDGER_KINDS: dict[str, str] = {
-    "grant": "Grant",
-    "deduct": "Deduction",
-    "buy_in": "Buy-in",
-    "top_up": "Top-up",
-    "cash_out": "Cash-out",
-    "settlement": "Hand settled",
-    "pot_return": "Pot handed back",
-    "stranded_return": "Stranded chips returned",
-    "chip_request": "Chip request granted",
-}
+
+def ledger_kinds() -> dict[str, str]:
+    """Every kind of ledger operation, as people say it in the request's language (the codes
+    stay in the CSV exports)."""
+    return {
+        "grant": _("Grant"),
+        "deduct": _("Deduction"),
+        "buy_in": _("Buy-in"),
+        "top_up": _("Top-up"),
+        "cash_out": _("Cash-out"),
+        "settlement": _("Hand settled"),
+        "pot_return": _("Pot handed back"),
+        "stranded_return": _("Stranded chips returned"),
+        "chip_request": _("Chip request granted"),
+    }
 
 
 def when(moment: datetime | str | None) -> Markup:
@@ -52,4 +56,4 @@ def counted(amount: int, unit: str) -> str:
 
 def ledger_kind(kind: str) -> str:
     """A ledger operation's kind in words; an unknown code still reads as words."""
-    return LEDGER_KINDS.get(kind, kind.replace("_", " ").capitalize())
+    return ledger_kinds().get(kind, kind.replace("_", " ").capitalize())

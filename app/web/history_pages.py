@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.deps import DbDep, OptionalCaller
 from app.api.schemas import Id
 from app.db.models import GameTable, Hand, User
+from app.i18n import _
 from app.services import club, members
 from app.web.pages import redirect, render
 
@@ -110,4 +111,4 @@ async def hand_page(request: Request, db: DbDep, caller: OptionalCaller, hand_id
 async def fair_shuffle_page(request: Request, db: DbDep, caller: OptionalCaller) -> Response:
     """The fair-shuffle specification, as written, for whoever wants to check a hand."""
     text = FAIR_SHUFFLE_DOC.read_text(encoding="utf-8")
-    return await render(request, db, caller, "doc.html", title="Fair shuffles", text=text)
+    return await render(request, db, caller, "doc.html", title=_("Fair shuffles"), text=text)

@@ -17,6 +17,7 @@ from app.api.schemas import Id
 from app.bots.levels import LEVELS
 from app.engine.registry import GAMES
 from app.errors import NotFound
+from app.i18n import _
 from app.services import club, rule_words
 from app.services import tables as table_service
 from app.web.lobby_form import BUY_IN_RANGE_GAMES, STAKE_INPUTS
@@ -46,15 +47,14 @@ async def lobby_page(
         presets={name: game.preset_names() for name, game in GAMES.items()},
         stake_inputs=STAKE_INPUTS,
         buy_in_range_games=BUY_IN_RANGE_GAMES,
-        bot_levels=BOT_LEVEL_WORDS,
+        bot_levels=bot_level_words(),
     )
 
 
-# How the lobby offers each level of play (app/bots/levels.py).
-BOT_LEVEL_WORDS = tuple(
-    (level, {"random": "Beginners (any legal move)", "club": "Club players"}.get(level, level))
-    for level in LEVELS
-)
+def bot_level_words() -> tuple[tuple[str, str], ...]:
+    """How the lobby offers each level of play (app/bots/levels.py), in the reader's words."""
+    words = {"random": _("Beginners (any legal move)"), "club": _("Club players")}
+    return tuple((level, words.get(level, level)) for level in LEVELS)
 
 
 @router.get("/tables/{table_id}")

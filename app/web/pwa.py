@@ -18,7 +18,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.api.deps import DbDep
+from app.api.deps import DbDep, OptionalCaller
+from app.i18n import _
 from app.web.assets import STATIC_DIR, asset_url, file_version
 from app.web.pages import _club
 from app.web.templating import TEMPLATES_DIR, templates
@@ -80,8 +81,9 @@ async def _club_name(db: DbDep) -> str:
 
 
 @router.get(MANIFEST_PATH)
-async def manifest(db: DbDep) -> Response:
-    """The web app manifest, named after the club."""
+async def manifest(db: DbDep, _caller: OptionalCaller) -> Response:
+    """The web app manifest, named after the club, described in the reader's language (the
+    caller is looked up for that alone)."""
     name = await _club_name(db)
     icons = [
         {"src": asset_url("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
@@ -97,7 +99,7 @@ async def manifest(db: DbDep) -> Response:
         "id": "/",
         "name": name,
         "short_name": name if len(name) <= SHORT_NAME_MAX else "Salon",
-        "description": f"{name}: the club's card room.",
+        "description": _("%(club)s: the club's card room.", club=name),
         "start_url": "/",
         "scope": "/",
         "display": "standalone",
@@ -125,9 +127,10 @@ async def service_worker(request: Request) -> Response:
 
 
 @router.get(OFFLINE_PATH, response_class=HTMLResponse)
-async def offline_page(request: Request, db: DbDep) -> HTMLResponse:
+async def offline_page(request: Request, db: DbDep, _caller: OptionalCaller) -> HTMLResponse:
     """What the worker shows when the club's server cannot be reached. It holds nothing
-    private: the worker keeps it, and shows it to whoever uses this browser."""
+    private: the worker keeps it, and shows it to whoever uses this browser, in the language
+    this browser spoke when the worker stored it (the caller is looked up for that alone)."""
     return templates.TemplateResponse(
         request,
         "offline.html",

@@ -20,6 +20,7 @@ from app.api.deps import DbDep, LoginsDep, OptionalCaller, SettingsDep, csrf_pro
 from app.api.schemas import Id
 from app.db.models import User
 from app.errors import InvalidInput, RateLimited, SalonError
+from app.i18n import _
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import password_resets
 from app.services.password_resets import InvalidResetLink
@@ -136,7 +137,7 @@ async def reset_form(
             reset, member = await password_resets.live_link(session, token)
             expires_at = reset.expires_at
         if new_password != new_password_again:
-            raise InvalidInput("passwords_differ", "The two passwords differ: type it again.")
+            raise InvalidInput("passwords_differ", _("The two passwords differ: type it again."))
         async with db.transaction() as session:
             await password_resets.redeem(session, token, new_password)
     except InvalidResetLink as error:

@@ -8,6 +8,7 @@ Forms post here and call the same services as the REST API, one transaction each
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote_plus
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -18,6 +19,7 @@ from app.api.schemas import Id
 from app.db.models import GameTable, RuleSet, TableStatus, User
 from app.engine.registry import DEFAULT_GAME, DRIVERS, GAME_NAMES
 from app.errors import Conflict, InvalidInput, NotFound, SalonError
+from app.i18n import _
 from app.services import club, rule_words, rulesets
 from app.services import tables as table_service
 from app.tables.commands import EditTable
@@ -128,8 +130,14 @@ async def create(request: Request, db: DbDep, caller: PageAdmin) -> Response:
     form = _submitted(await request.form())
     game = form.get("game", "")
     if game not in rule_words.GAMES:
-        titles = " or ".join(entry.title for entry in DRIVERS)
-        raise InvalidInput("unknown_game", f"Choose {titles}.", field="game")
+        titles = [entry.title for entry in DRIVERS]
+        raise InvalidInput(
+            "unknown_game",
+            _("Choose %(first)s or %(second)s.", first=titles[0], second=titles[1])
+            if len(titles) == 2
+            else _("Choose one of: %(games)s.", games=", ".join(titles)),
+            field="game",
+        )
     name, description = form.get("name", ""), form.get("description", "")
     try:
         options = rule_words.parse_form(game, form)
@@ -201,7 +209,7 @@ async def edit_form(
         name=found.ruleset.name,
         description=found.ruleset.description,
         stored_problem=found.problem,
-        notice="Saved." if saved else None,
+        notice=_("Saved.") if saved else None,
     )
 
 
@@ -250,14 +258,14 @@ async def clone(db: DbDep, caller: PageAdmin, ruleset_id: Id) -> Response:
 async def archive(db: DbDep, caller: PageAdmin, ruleset_id: Id) -> Response:
     async with db.transaction() as session:
         found = await rulesets.archive_ruleset(session, await _actor(session, caller), ruleset_id)
-    return redirect(f"/admin/rules?notice={found.name}+archived.")
+    return redirect("/admin/rules?notice=" + quote_plus(_("%(name)s archived.", name=found.name)))
 
 
 @admin_router.post("/rules/{ruleset_id}/restore")
 async def restore(db: DbDep, caller: PageAdmin, ruleset_id: Id) -> Response:
     async with db.transaction() as session:
         found = await rulesets.restore_ruleset(session, await _actor(session, caller), ruleset_id)
-    return redirect(f"/admin/rules?notice={found.name}+restored.")
+    return redirect("/admin/rules?notice=" + quote_plus(_("%(name)s restored.", name=found.name)))
 
 
 @admin_router.post("/rules/{ruleset_id}/open")
@@ -278,10 +286,10 @@ async def open_table(request: Request, db: DbDep, caller: PageAdmin, ruleset_id:
                 game=found.game,
                 rules=stakes,
                 ruleset_id=found.id,
-                seat_count=whole_number(form.get("seat_count", ""), "Seats"),
-                buy_in_min=cave or whole_number(form.get("buy_in_min", ""), "Smallest buy-in"),
-                buy_in_max=cave or whole_number(form.get("buy_in_max", ""), "Largest buy-in"),
-                turn_seconds=whole_number(form.get("turn_seconds", ""), "Turn timer"),
+                seat_count=whole_number(form.get("seat_count", ""), _("Seats")),
+                buy_in_min=cave or whole_number(form.get("buy_in_min", ""), _("Smallest buy-in")),
+                buy_in_max=cave or whole_number(form.get("buy_in_max", ""), _("Largest buy-in")),
+                turn_seconds=whole_number(form.get("turn_seconds", ""), _("Turn timer")),
             )
             table = await table_service.create_table(session, await _actor(session, caller), spec)
     except SalonError as error:
@@ -303,7 +311,7 @@ async def table_rules(
     if caller is None:
         return redirect("/login")
     return await _rules_page(
-        request, db, caller, table_id, invite, notice="Table changed." if edited else None
+        request, db, caller, table_id, invite, notice=_("Table changed.") if edited else None
     )
 
 
@@ -364,7 +372,7 @@ async def edit_table(request: Request, db: DbDep, caller: OptionalCaller, table_
         async with db.transaction() as session:
             table = await table_service.visible_table(session, table_id, caller.user)
         if table.status == TableStatus.CLOSED:
-            raise Conflict("table_closed", "This table is closed.")
+            raise Conflict("table_closed", _("This table is closed."))
         edit = _table_edit(table, form)
         manager: TableManager = request.app.state.tables
         actor = await manager.table(table_id)
@@ -383,9 +391,9 @@ def _table_edit(table: GameTable, form: dict[str, str]) -> table_service.TableEd
         typed = form.get(key, "").strip()
         stakes[key] = whole_number(typed, about.info[key].label) if typed else None
     chosen = form.get("ruleset_id", "").strip()
-    ruleset_id = whole_number(chosen, "Configuration") if chosen else None
+    ruleset_id = whole_number(chosen, _("Configuration")) if chosen else None
     buy_in = {
-        key: whole_number(form[key], "Buy-in") if form.get(key, "").strip() else None
+        key: whole_number(form[key], _("Buy-in")) if form.get(key, "").strip() else None
         for key in ("buy_in_min", "buy_in_max")
     }
     name = form.get("table_name", "").strip()
