@@ -1,5 +1,6 @@
 // The JSON API as the pages use it: the session cookie rides along, unsafe methods carry the
 // CSRF token the server put in the page, and refusals come back as ApiError(code, message).
+import { t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(code, message, status) {
@@ -28,7 +29,7 @@ export async function api(path, { method = "GET", body } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError("network", "The club's server cannot be reached.", 0);
+    throw new ApiError("network", t("The club's server cannot be reached."), 0);
   }
   if (response.status === 204) return null;
   let data = null;
@@ -41,7 +42,7 @@ export async function api(path, { method = "GET", body } = {}) {
     const error = data?.error ?? {};
     throw new ApiError(
       error.code ?? "http_" + response.status,
-      error.message ?? `The server answered ${response.status}.`,
+      error.message ?? t("The server answered {status}.", { status: response.status }),
       response.status,
     );
   }

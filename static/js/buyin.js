@@ -1,44 +1,46 @@
 // The buy-in chooser: how many chips to bring to a seat, within the table's range and the
 // member's balance. Used by the lobby (join) and the table (sit here, top up).
-import { h, chips } from "./dom.js";
+import { around, h, chips } from "./dom.js";
+import { t } from "./i18n.js";
 
 /**
  * Ask for an amount. Resolves to a number, or null if the member cancels.
  * `fixed` (Bouillotte's cave) shows the one possible amount instead of a slider.
  */
-export function chooseAmount({ title, min, max, balance, chipUnit, confirm = "Buy in" }) {
+export function chooseAmount({ title, min, max, balance, chipUnit, confirm = t("Buy in") }) {
   const high = Math.min(max, balance);
   const fixed = min === max;
   return new Promise((resolve) => {
     const number = h("input", {
       type: "number", min, max: high, step: 1, value: Math.max(min, Math.min(high, min)),
-      "aria-label": "Amount", class: "buyin-number", readonly: fixed,
+      "aria-label": t("Amount"), class: "buyin-number", readonly: fixed,
     });
     const slider = h("input", {
       type: "range", min, max: Math.max(min, high), step: 1, value: number.value,
-      "aria-label": "Amount slider", class: "buyin-slider", hidden: fixed,
+      "aria-label": t("Amount slider"), class: "buyin-slider", hidden: fixed,
     });
     slider.addEventListener("input", () => { number.value = slider.value; check(); });
     number.addEventListener("input", () => { slider.value = number.value; check(); });
     const problem = h("p", { class: "error", role: "alert" });
     const ok = h("button", { type: "submit", text: confirm });
-    const cancel = h("button", { type: "button", class: "secondary", text: "Cancel" });
+    const cancel = h("button", { type: "button", class: "secondary", text: t("Cancel") });
     const dialog = h("dialog", { class: "buyin-dialog", "aria-label": title },
       h("form", { method: "dialog" },
         h("h2", { text: title }),
         h("p", { class: "muted" },
-          fixed ? `Everyone sits down with ${chips(min)} ${chipUnit}.`
-            : `Between ${chips(min)} and ${chips(max)} ${chipUnit}.`,
-          " Your balance: ", h("strong", { class: "buyin-balance", text: chips(balance) }),
-          ` ${chipUnit}.`),
+          fixed ? t("Everyone sits down with {amount} {unit}.", { amount: chips(min), unit: chipUnit })
+            : t("Between {min} and {max} {unit}.", { min: chips(min), max: chips(max), unit: chipUnit }),
+          " ",
+          ...around(t("Your balance: {balance} {unit}.", { unit: chipUnit }), "balance",
+            h("strong", { class: "buyin-balance", text: chips(balance) }))),
         slider, number, problem,
         h("div", { class: "dialog-buttons" }, cancel, ok)));
     function check() {
       const value = Number(number.value);
       let why = "";
-      if (!Number.isInteger(value)) why = "Enter a whole number of chips.";
-      else if (value > balance) why = "That is more than your balance.";
-      else if (value < min || value > max) why = `Choose between ${chips(min)} and ${chips(max)}.`;
+      if (!Number.isInteger(value)) why = t("Enter a whole number of chips.");
+      else if (value > balance) why = t("That is more than your balance.");
+      else if (value < min || value > max) why = t("Choose between {min} and {max}.", { min: chips(min), max: chips(max) });
       problem.textContent = why;
       ok.disabled = Boolean(why);
       return !why;
@@ -57,7 +59,9 @@ export function chooseAmount({ title, min, max, balance, chipUnit, confirm = "Bu
     document.body.append(dialog);
     check();
     if (balance < min) {
-      problem.textContent = `You need at least ${chips(min)} ${chipUnit}; ask an admin for chips.`;
+      problem.textContent = t("You need at least {amount} {unit}; ask an admin for chips.", {
+        amount: chips(min), unit: chipUnit,
+      });
       ok.disabled = true;
     }
     dialog.showModal();

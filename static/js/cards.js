@@ -12,13 +12,24 @@
 // SVG presentation attributes, never inline style attributes, so the cards
 // work under the site's Content-Security-Policy (style-src 'self').
 
+import { t, tp } from "./i18n.js";
+
 export const SUITS = ["S", "H", "D", "C"];
 
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const RANK_WORDS = { T: "10", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
+// What a screen reader says: the rank's word in a phrase of its suit's, since languages
+// decline the suit ("туз пик") or put it elsewhere; the page's language is known by now.
+const RANK_WORDS = { T: "10", J: tp("card", "Jack"), Q: tp("card", "Queen"), K: tp("card", "King"), A: tp("card", "Ace") };
+const SUIT_WORDS = { S: tp("suit", "spades"), H: tp("suit", "hearts"), D: tp("suit", "diamonds"), C: tp("suit", "clubs") };
+const CARD_PHRASES = {
+  S: (rank) => t("{rank} of spades", { rank }),
+  H: (rank) => t("{rank} of hearts", { rank }),
+  D: (rank) => t("{rank} of diamonds", { rank }),
+  C: (rank) => t("{rank} of clubs", { rank }),
+};
 
 const INK = "#1c1c21";
 const RED = "#c4142c";
@@ -64,7 +75,7 @@ function parseCard(name) {
 }
 
 export function suitName(suit) {
-  return SUIT_NAMES[checkSuit(suit)];
+  return SUIT_WORDS[checkSuit(suit)];
 }
 
 export function suitSymbol(suit) {
@@ -78,7 +89,7 @@ export function rankLabel(rank) {
 
 export function cardLabel(name) {
   const { rank, suit } = parseCard(name);
-  return `${RANK_WORDS[rank] ?? rank} of ${SUIT_NAMES[suit]}`;
+  return CARD_PHRASES[suit](RANK_WORDS[rank] ?? rank);
 }
 
 // ---------------------------------------------------------------------------
@@ -363,7 +374,7 @@ export function cardBackElement() {
   const span = document.createElement("span");
   span.className = "card card--back";
   span.setAttribute("role", "img");
-  span.setAttribute("aria-label", "Face-down card");
+  span.setAttribute("aria-label", t("Face-down card"));
   span.append(cardBackSvg());
   return span;
 }

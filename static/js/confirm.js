@@ -7,6 +7,7 @@
 // form's data-unit ("1 chip", "200 chips"), {member} the chosen option's data-name.
 
 import { counted, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @type {HTMLDialogElement | null} */
 let dialog = null;
@@ -19,7 +20,7 @@ function confirmDialog() {
       h("form", { method: "dialog" },
         h("p", { id: "confirm-question" }),
         h("div", { class: "dialog-buttons" },
-          h("button", { type: "submit", value: "cancel", class: "secondary", text: "Cancel" }),
+          h("button", { type: "submit", value: "cancel", class: "secondary", text: t("Cancel") }),
           h("button", { type: "submit", value: "confirm", id: "confirm-yes" }))))
   );
   document.body.append(dialog);
@@ -72,7 +73,7 @@ document.addEventListener("submit", (event) => {
   }
   event.preventDefault();
   const question = filledIn(asking.dataset.confirm ?? "", form);
-  ask(question, asking.dataset.confirmYes ?? "Yes").then((confirmed) => {
+  ask(question, asking.dataset.confirmYes ?? t("Yes")).then((confirmed) => {
     if (!confirmed) return;
     form.dataset.confirmed = "yes";
     form.requestSubmit(submitter);

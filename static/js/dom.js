@@ -20,6 +20,16 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+/** A translated sentence with an element inside it (a name, an amount in bold): the text
+ *  before `{name}`, the node, the text after, as h()'s children. The sentence stays whole for
+ *  its translator, who may put the element anywhere in it.
+ *  @param {string} text @param {string} name @param {Node} node */
+export function around(text, name, node) {
+  const at = text.indexOf(`{${name}}`);
+  if (at < 0) return [text, " ", node];
+  return [text.slice(0, at), node, text.slice(at + name.length + 2)].filter((part) => part !== "");
+}
+
 /** Put `nodes` in `parent` in place of its children, leaving in place each child that is
  *  already the same (tag, attributes and text, all the way down). A redraw that changes
  *  nothing about a button then leaves the button itself: a tap or a click under way on it,

@@ -3,6 +3,7 @@
 import { api, ApiError, requestKey } from "./api.js";
 import { chooseAmount } from "./buyin.js";
 import { h, chips, GAME_NAMES, GAMES, gameNamed } from "./dom.js";
+import { t, tn, tp } from "./i18n.js";
 
 const REFRESH_MS = 3000;
 const root = document.getElementById("lobby");
@@ -16,25 +17,34 @@ let lastDrawn = "";
 function stakes(table) {
   // A game whose buy-in is one amount set by its rules (Bouillotte's cave) shows only that.
   const fixed = gameNamed(table.game)?.buy_in_option;
-  if (fixed) return `${capitalized(fixed)} ${chips(table.rules[fixed] ?? table.buy_in_min)}`;
-  const limit = table.rules.pot_limit ? ` · pot limit ${chips(table.rules.pot_limit)}` : "";
-  return `Ante ${chips(table.rules.ante ?? 1)}${limit} · buy-in ${chips(table.buy_in_min)}–${chips(table.buy_in_max)}`;
+  if (fixed) return `${optionName(fixed)} ${chips(table.rules[fixed] ?? table.buy_in_min)}`;
+  const amounts = {
+    ante: chips(table.rules.ante ?? 1),
+    limit: chips(table.rules.pot_limit),
+    min: chips(table.buy_in_min),
+    max: chips(table.buy_in_max),
+  };
+  return table.rules.pot_limit
+    ? t("Ante {ante} · pot limit {limit} · buy-in {min}–{max}", amounts)
+    : t("Ante {ante} · buy-in {min}–{max}", amounts);
 }
 
-function capitalized(option) {
+// The rule that is the buy-in, by its key: the words known to the catalogs, else the key.
+function optionName(option) {
+  if (option === "cave") return tp("bouillotte", "Cave");
   return option.charAt(0).toUpperCase() + option.slice(1).replace(/_/g, " ");
 }
 
 function stateLine(table) {
-  if (table.status === "paused") return "Paused";
-  if (table.status === "closing") return "Closing after this hand";
-  if (table.hand_in_progress) return `Hand ${table.hands_played + 1} in play`;
-  return table.seats.length >= 2 ? "Between hands" : "Waiting for players";
+  if (table.status === "paused") return t("Paused");
+  if (table.status === "closing") return t("Closing after this hand");
+  if (table.hand_in_progress) return t("Hand {number} in play", { number: table.hands_played + 1 });
+  return table.seats.length >= 2 ? t("Between hands") : t("Waiting for players");
 }
 
 async function join(table) {
   const amount = await chooseAmount({
-    title: `Join ${table.name}`,
+    title: t("Join {table}", { table: table.name }),
     min: table.buy_in_min,
     max: table.buy_in_max,
     balance,
@@ -69,22 +79,22 @@ function row(table) {
   const full = table.seats.length >= table.seat_count && !botSeat;
   const actions = [];
   if (mine) {
-    actions.push(h("a", { class: "button", href: `/tables/${table.id}`, text: "Back to my seat" }));
+    actions.push(h("a", { class: "button", href: `/tables/${table.id}`, text: t("Back to my seat") }));
   }
   if (table.practice) {
     actions.push(h("button", {
-      type: "button", class: "secondary", text: "Close",
+      type: "button", class: "secondary", text: tp("practice table", "Close"),
       onclick: () => closePractice(table),
     }));
   } else if (!mine) {
     if (!full && table.status !== "closed") {
-      actions.push(h("button", { type: "button", text: "Join", onclick: () => join(table) }));
+      actions.push(h("button", { type: "button", text: tp("table", "Join"), onclick: () => join(table) }));
     }
     if (table.allow_spectators) {
-      actions.push(h("a", { class: "button secondary", href: `/tables/${table.id}`, text: "Watch" }));
+      actions.push(h("a", { class: "button secondary", href: `/tables/${table.id}`, text: t("Watch") }));
     }
   }
-  const players = table.seats.map((seat) => seat.name).join(", ") || "no one yet";
+  const players = table.seats.map((seat) => seat.name).join(tp("list", ", ")) || t("no one yet");
   // Only the table's creator and the admins are given a private table's invite code.
   const inviteLink = table.invite_code
     ? `${window.location.origin}/tables/${table.id}?invite=${encodeURIComponent(table.invite_code)}`
@@ -95,18 +105,20 @@ function row(table) {
       h("p", { class: "table-row-game" },
         h("span", { class: `game-badge game-badge--${table.game}`, text: GAME_NAMES[table.game] }),
         table.practice
-          ? h("span", { class: "badge badge-practice", text: "Practice · play money" })
-          : table.private ? h("span", { class: "badge", text: "Private" }) : null,
+          ? h("span", { class: "badge badge-practice", text: t("Practice · play money") })
+          : table.private ? h("span", { class: "badge", text: t("Private") }) : null,
         " ", stakes(table)),
       h("p", { class: "muted table-row-rules" }, table.rules_summary, " · ",
-        h("a", { href: `/tables/${table.id}/rules`, text: "rules" })),
+        h("a", { href: `/tables/${table.id}/rules`, text: t("rules") })),
       h("p", { class: "muted" },
-        h("span", { class: "seats-taken", text: `${table.seats.length}/${table.seat_count} seated` }),
+        h("span", { class: "seats-taken", text: t("{taken}/{seats} seated", {
+          taken: table.seats.length, seats: table.seat_count,
+        }) }),
         ` · ${stateLine(table)}`,
-        table.spectators ? ` · ${table.spectators} watching` : "",
-        h("br"), `Players: ${players}`),
-      inviteLink ? h("p", { class: "invite" }, "Invite link: ",
-        h("input", { type: "text", readonly: true, value: inviteLink, class: "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() })) : null),
+        table.spectators ? " · " + tn("{n} watching", "{n} watching", table.spectators) : "",
+        h("br"), t("Players: {names}", { names: players })),
+      inviteLink ? h("p", { class: "invite" }, t("Invite link:") + " ",
+        h("input", { type: "text", readonly: true, value: inviteLink, class: "invite-link", "aria-label": t("Invite link"), onfocus: (e) => e.target.select() })) : null),
     h("div", { class: "table-row-actions" }, actions));
 }
 
@@ -132,7 +144,7 @@ async function refresh() {
       window.location.assign("/login");
       return;
     }
-    status.textContent = "Cannot reach the club's server; retrying…";
+    status.textContent = t("Cannot reach the club's server; retrying…");
     status.dataset.kind = "offline";
   }
 }
@@ -219,7 +231,7 @@ async function addClubRules(form) {
   for (const game of GAMES.map((g) => g.name)) {
     const mine = saved.filter((r) => r.game === game);
     if (!mine.length) continue;
-    const group = h("optgroup", { label: "The club's rules" },
+    const group = h("optgroup", { label: t("The club's rules") },
       ...mine.map((r) => h("option", {
         value: `ruleset:${r.id}`, text: r.name, title: r.summary,
         dataset: { stakes: JSON.stringify(r.stakes) },

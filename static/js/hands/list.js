@@ -4,7 +4,8 @@
 // The club's tables by default; practice tables (play money) only when the form asks, and
 // then alone, each hand marked "Practice".
 import { api, ApiError } from "../api.js";
-import { h, chips, GAME_NAMES, signedChips } from "../dom.js";
+import { around, h, chips, GAME_NAMES, signedChips } from "../dom.js";
+import { t, tp } from "../i18n.js";
 import { localTime } from "../localtime.js";
 import { barChart } from "./chart.js";
 
@@ -58,16 +59,17 @@ function signed(amount) {
 }
 
 function handRow(hand) {
-  const players = hand.players.map((p) => p.name).join(", ");
+  const players = hand.players.map((p) => p.name).join(tp("list", ", "));
   return h("li", { class: "hand-row", dataset: { handId: String(hand.id) } },
     h("a", { class: "hand-link", href: `/hands/${hand.id}` },
       h("span", { class: `game-badge game-badge--${hand.game}`, text: GAME_NAMES[hand.game] ?? hand.game }),
-      h("strong", { text: `${hand.table_name} · hand ${hand.number}` }),
-      hand.practice ? h("span", { class: "practice-badge", dataset: { testid: "practice-hand" }, text: "Practice · play money" }) : null),
+      h("strong", { text: t("{table} · hand {number}", { table: hand.table_name, number: hand.number }) }),
+      hand.practice ? h("span", { class: "practice-badge", dataset: { testid: "practice-hand" }, text: t("Practice · play money") }) : null),
     h("time", { class: "muted", datetime: hand.ended_at, text: localTime(hand.ended_at) }),
-    h("span", { class: "hand-pot" }, "Pot ", h("strong", { text: chips(hand.pot) })),
-    hand.my_net === null ? null : h("span", { class: "hand-net", dataset: { testid: "my-net" } }, "Me ", signed(hand.my_net)),
-    h("span", { class: "hand-winners", text: hand.winners.length ? `Won by ${hand.winners.join(", ")}` : "Pot carried" }),
+    h("span", { class: "hand-pot" }, ...around(t("Pot {amount}"), "amount", h("strong", { text: chips(hand.pot) }))),
+    hand.my_net === null ? null : h("span", { class: "hand-net", dataset: { testid: "my-net" } }, ...around(t("Me {net}"), "net", signed(hand.my_net))),
+    h("span", { class: "hand-winners", text: hand.winners.length
+      ? t("Won by {names}", { names: hand.winners.join(tp("list", ", ")) }) : t("Pot carried") }),
     admin ? h("span", { class: "hand-players muted", text: players }) : null);
 }
 
@@ -75,12 +77,12 @@ async function showPage(cursor) {
   const params = filters();
   params.set("limit", String(PAGE_SIZE));
   if (cursor) params.set("cursor", cursor);
-  status.textContent = "Loading…";
+  status.textContent = t("Loading…");
   try {
     const page = await api(`/api/hands?${params}`);
     current = cursor;
     list.replaceChildren(...page.hands.map(handRow));
-    status.textContent = page.hands.length ? "" : "No hands match.";
+    status.textContent = page.hands.length ? "" : t("No hands match.");
     older.hidden = !page.next_cursor;
     older.onclick = () => {
       previous.push(current);
@@ -102,7 +104,10 @@ function statsTable(caption, head, rows, words = 1) {
     h("tbody", {}, ...rows.map((cells) => h("tr", {}, ...cells.map((cell, n) => h("td", { class: align(n) }, cell))))));
 }
 
-const STAT_HEAD = ["Hands", "Won", "Paid as bourré", "Brelans", "Net"];
+// The statistics' columns, in the page's language (a function: the words are read when drawn).
+function statHead() {
+  return [t("Hands"), tp("hands won", "Won"), t("Paid as bourré"), t("Brelans"), tp("chips", "Net")];
+}
 function statCells(s) {
   return [chips(s.hands), chips(s.won), chips(s.bourres_paid), chips(s.brelans), signed(s.net)];
 }
@@ -117,18 +122,18 @@ async function showStats() {
   }
   const games = Object.entries(stats.by_game);
   $("stats-by-game").replaceChildren(games.length
-    ? statsTable("By game", ["Game", ...STAT_HEAD], games.map(([game, s]) => [GAME_NAMES[game] ?? game, ...statCells(s)]))
-    : h("p", { class: "muted", text: "No hands played yet." }));
+    ? statsTable(t("By game"), [t("Game"), ...statHead()], games.map(([game, s]) => [GAME_NAMES[game] ?? game, ...statCells(s)]))
+    : h("p", { class: "muted", text: t("No hands played yet.") }));
   $("stats-months").hidden = stats.by_month.length === 0;
   const months = new Map();
   for (const row of stats.by_month) months.set(row.month, (months.get(row.month) ?? 0) + row.net);
-  $("stats-chart").replaceChildren(barChart([...months].map(([month, net]) => ({ label: month, value: net })), "Net chips by month"));
-  $("stats-by-month").replaceChildren(statsTable("By month", ["Month", "Game", ...STAT_HEAD],
+  $("stats-chart").replaceChildren(barChart([...months].map(([month, net]) => ({ label: month, value: net })), t("Net chips by month")));
+  $("stats-by-month").replaceChildren(statsTable(t("By month"), [t("Month"), t("Game"), ...statHead()],
     stats.by_month.map((row) => [row.month, GAME_NAMES[row.game] ?? row.game, ...statCells(row)]), 2));
   $("net-by-day-card").hidden = stats.net_by_day.length === 0;
   $("net-by-day").replaceChildren(barChart(
     stats.net_by_day.map((d) => ({ label: d.day.slice(5), value: d.net, title: `${d.day}: ${chips(d.net)}` })),
-    "My net chips per day"));
+    t("My net chips per day")));
 }
 
 fillForm();

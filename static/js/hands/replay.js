@@ -6,6 +6,7 @@
 import { api, ApiError } from "../api.js";
 import { cardElement } from "../cards.js";
 import { h, chips, frontEnd, GAME_NAMES } from "../dom.js";
+import { t, tn, tp } from "../i18n.js";
 import { localTime, viewerZone } from "../localtime.js";
 import { deckOptions, drawFelt, placeToward } from "../table/felt.js";
 
@@ -44,12 +45,25 @@ function currentView() {
 /** Where a step belongs, for the "Jump to" list: a trick, a betting round or a stage of
  * the hand (the phase shown before the step), the deal, the end. */
 function section(step, before) {
-  if (step.trick !== null && step.trick !== undefined) return `Trick ${step.trick}`;
-  if (step.round) return step.round.charAt(0).toUpperCase() + step.round.slice(1).replace(/_/g, " ");
-  if (step.kind === "end") return "End";
-  if (step.kind === "deal") return "Deal";
+  if (step.trick !== null && step.trick !== undefined) return t("Trick {number}", { number: step.trick });
+  if (step.round) return roundName(step.round);
+  if (step.kind === "end") return tp("replay", "End");
+  if (step.kind === "deal") return tp("replay", "Deal");
   // A game's stages before the tricks, by the phase an action was taken in.
   return state.game.STAGES[before?.view.hand?.phase] ?? null;
+}
+
+/** A betting round by its phase's key (Bouillotte's, rules/bouillotte.md): the words the
+ *  catalogs know, else the key made readable, so a new game's rounds still show. */
+function roundName(round) {
+  const known = {
+    straddle: tp("bouillotte round", "Straddle"),
+    buy_back: tp("bouillotte round", "Buy back"),
+    opening: tp("bouillotte round", "Opening"),
+    calls: tp("bouillotte round", "Calls"),
+    continuation: tp("bouillotte round", "Continuation"),
+  };
+  return known[round] ?? round.charAt(0).toUpperCase() + round.slice(1).replace(/_/g, " ");
 }
 
 function buildJumps(steps) {
@@ -78,7 +92,9 @@ function show(at) {
   const mine = viewerCards(view);
   $("replay-cards").replaceChildren(...mine);
   $("replay-cards").hidden = mine.length === 0;
-  $("step-label").textContent = `Step ${state.at + 1} of ${steps.length}: ${step.label}`;
+  $("step-label").textContent = t("Step {number} of {total}: {label}", {
+    number: state.at + 1, total: steps.length, label: step.label,
+  });
   root.dataset.step = String(state.at);
   for (const item of $("action-log").children) {
     const here = Number(item.dataset.step) === state.at;
@@ -113,8 +129,9 @@ function setPlaying(on) {
   state.timer = null;
   const button = $("play");
   button.setAttribute("aria-pressed", String(on));
-  button.setAttribute("aria-label", on ? "Pause" : "Play");
-  button.textContent = on ? "❚❚ Pause" : "▶ Play";
+  const word = on ? tp("replay", "Pause") : tp("replay", "Play");
+  button.setAttribute("aria-label", word);
+  button.textContent = `${on ? "❚❚" : "▶"} ${word}`;
   if (!on) return;
   if (state.at === state.detail.steps.length - 1) show(0);
   state.timer = setInterval(() => {
@@ -132,10 +149,13 @@ function go(at) {
 
 function drawHead(detail) {
   const hand = detail.hand;
-  document.title = `${hand.table_name} · hand ${hand.number} · Salon`;
-  $("hand-title").textContent = `${hand.table_name} · hand ${hand.number}`;
-  const winners = hand.winners.length ? `won by ${hand.winners.join(", ")}` : "the pot carried";
-  $("hand-meta").textContent = `${GAME_NAMES[hand.game] ?? hand.game} · ${localTime(hand.ended_at)} · pot ${chips(hand.pot)} · ${winners}`;
+  const title = t("{table} · hand {number}", { table: hand.table_name, number: hand.number });
+  document.title = `${title} · Salon`;
+  $("hand-title").textContent = title;
+  const winners = hand.winners.length
+    ? t("won by {names}", { names: hand.winners.join(tp("list", ", ")) }) : t("the pot carried");
+  const pot = t("pot {amount}", { amount: chips(hand.pot) });
+  $("hand-meta").textContent = `${GAME_NAMES[hand.game] ?? hand.game} · ${localTime(hand.ended_at)} · ${pot} · ${winners}`;
   $("full-badge").hidden = !detail.full;
   $("log-json").href = `/api/hands/${handId}/log.json`;
   // The printed record says when the hand ended in the reader's own time zone.
@@ -152,11 +172,11 @@ function drawVerify(detail) {
   const panel = $("verify");
   panel.hidden = false;
   $("commitment").textContent = detail.commitment;
-  $("seed").textContent = detail.seed ?? "not revealed yet";
+  $("seed").textContent = detail.seed ?? t("not revealed yet");
   const button = $("verify-button");
   button.hidden = !detail.revealed;
   if (!detail.revealed) {
-    $("verify-result").textContent = "The seed is revealed under the club's rule; come back then to check the shuffle.";
+    $("verify-result").textContent = t("The seed is revealed under the club's rule; come back then to check the shuffle.");
   }
 }
 
@@ -164,13 +184,13 @@ async function verify() {
   const detail = state.detail;
   const out = $("verify-result");
   out.dataset.state = "checking";
-  out.textContent = "Checking…";
+  out.textContent = t("Checking…");
   // A hand dealt from players' contributions committed to its server seed, not its seed:
   // without that server seed in the history there is nothing honest to compare.
   const contributions = detail.contributions ?? detail.result.contributions;
   if (contributions !== undefined && !detail.server_seed) {
     out.dataset.state = "unavailable";
-    out.textContent = "This hand's server seed is not in its history, so its shuffle cannot be checked here yet.";
+    out.textContent = t("This hand's server seed is not in its history, so its shuffle cannot be checked here yet.");
     return;
   }
   try {
@@ -187,13 +207,26 @@ async function verify() {
     const dealt = Array.isArray(detail.deck);
     const failed = ["commitment", "seed", ...(dealt ? ["deck"] : [])].filter((part) => !checked[part]);
     out.dataset.state = failed.length ? "mismatch" : "match";
-    out.textContent = failed.length
-      ? `No match: the ${failed.join(", ")} ${failed.length > 1 ? "do" : "does"} not agree with what was published.`
-      : `Match: the seed fits the commitment published before the deal${dealt
-        ? ", and it deals exactly these cards." : ". (The dealt deck is not in this history, so it was not compared.)"}`;
+    const parts = {
+      commitment: tp("fair deal", "commitment"),
+      seed: tp("fair deal", "seed"),
+      deck: tp("fair deal", "deck"),
+    };
+    if (failed.length) {
+      out.textContent = tn(
+        "No match: the {parts} does not agree with what was published.",
+        "No match: the {parts} do not agree with what was published.",
+        failed.length,
+        { parts: failed.map((part) => parts[part]).join(tp("list", ", ")) },
+      );
+    } else if (dealt) {
+      out.textContent = t("Match: the seed fits the commitment published before the deal, and it deals exactly these cards.");
+    } else {
+      out.textContent = t("Match: the seed fits the commitment published before the deal. (The dealt deck is not in this history, so it was not compared.)");
+    }
   } catch (error) {
     out.dataset.state = "error";
-    out.textContent = `The check could not run: ${error.message ?? error}`;
+    out.textContent = t("The check could not run: {reason}", { reason: error.message ?? error });
   }
 }
 
