@@ -8,8 +8,9 @@
 // The table tells this module whether it is the player's turn on every snapshot
 // (`turnAttention`); the rest it learns from the page itself.
 
+import { t } from "../i18n.js";
+
 const PREFERENCE = "salon.notify";
-const MARK = "● Your turn — ";
 // Two short buzzes: felt in a pocket, not alarming.
 const BUZZ = [180, 90, 180];
 
@@ -65,7 +66,7 @@ function showMark() {
   const marked = attention.turn && !inView();
   if (marked && !attention.saved) {
     attention.saved = { title: document.title, icon: icon?.getAttribute("href") ?? null };
-    document.title = MARK + attention.saved.title;
+    document.title = t("● Your turn — {title}", { title: attention.saved.title });
     if (icon && turnIcon) icon.href = turnIcon;
   } else if (!marked && attention.saved) {
     document.title = attention.saved.title;
@@ -83,10 +84,10 @@ function tag() {
 /** A system notification; clicked, it brings this table to the front. Shown through the
  *  service worker where there is one (phones allow no other kind), else by the page. */
 async function notify() {
-  const title = `Your turn at ${attention.tableName}`;
+  const title = t("Your turn at {table}", { table: attention.tableName });
   /** @type {NotificationOptions & {renotify: boolean, vibrate: number[]}} */
   const options = {
-    body: "The table is waiting for you.",
+    body: t("The table is waiting for you."),
     tag: tag(),
     renotify: true,
     icon: icon?.href,
@@ -122,8 +123,8 @@ function renderButton() {
   button.setAttribute("aria-pressed", String(notificationsOn()));
   button.disabled = blocked;
   button.title = blocked
-    ? "Notifications are blocked for this site in the browser's settings."
-    : "A system notification when it is your turn and the table is not in view.";
+    ? t("Notifications are blocked for this site in the browser's settings.")
+    : t("A system notification when it is your turn and the table is not in view.");
 }
 
 async function toggleNotifications() {

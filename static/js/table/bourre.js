@@ -3,34 +3,36 @@
 // went bourré.
 import { h, chips } from "../dom.js";
 import { cardElement, cardLabel, sortHand, suitName, suitSymbol } from "../cards.js";
-import { cardCount, cardShort, logLine, winningIndex } from "./handlog.js";
+import { t, tn, tp } from "../i18n.js";
+import { cardShort, logLine, winningIndex, withNodes } from "./handlog.js";
 import { shortcutFor } from "./keys.js";
 
+// Module constants may hold translated words: i18n.js has its catalog before this runs.
 const STATUS = {
-  to_declare: "To speak",
-  deciding: "Deciding",
-  committed: "Has decided",
-  playing: "Playing",
-  passed: "Passed",
-  out: "Out",
+  to_declare: tp("bourre", "To speak"),
+  deciding: tp("bourre", "Deciding"),
+  committed: tp("bourre", "Has decided"),
+  playing: tp("bourre", "Playing"),
+  passed: tp("bourre", "Passed"),
+  out: tp("bourre", "Out"),
 };
-const BUTTONS = { play: "Play", pass: "Pass", take_trump: "Take the trump card" };
+const BUTTONS = { play: tp("bourre", "Play"), pass: tp("bourre", "Pass"), take_trump: t("Take the trump card") };
 
 // What the shared table and replay pages ask of a game's front end.
 // The tricks are played one by one: the previous trick may be looked at again.
 export const keepsTricks = true;
 // The stages before the tricks, by the phase an action was taken in (the replay's "Jump to").
-export const STAGES = { declare: "Declaration", second: "Second declaration", draw: "The draw" };
+export const STAGES = { declare: t("Declaration"), second: t("Second declaration"), draw: t("The draw") };
 
 // The keyboard shortcuts' overlay, before the common keys (the card keys work wherever cards
 // are buttons).
 export const SHORTCUT_LIST = [
-  ["P", "Play the hand (declare)"],
-  ["X", "Pass"],
-  ["T", "Take the trump card"],
-  ["E", "Confirm the draw (exchange the chosen cards, or keep all)"],
-  ["← →", "Move between your cards"],
-  ["Enter / Space", "Play the focused card, or choose it for the draw"],
+  ["P", t("Play the hand (declare)")],
+  ["X", tp("bourre", "Pass")],
+  ["T", t("Take the trump card")],
+  ["E", t("Confirm the draw (exchange the chosen cards, or keep all)")],
+  ["← →", t("Move between your cards")],
+  [t("Enter / Space"), t("Play the focused card, or choose it for the draw")],
 ];
 
 /** The viewer's cards in the order they are shown: by suit, trumps first. */
@@ -39,14 +41,14 @@ export function viewerOrder(cards, hand) {
 }
 
 function trickCount(n) {
-  return n === 1 ? "1 trick" : `${n} tricks`;
+  return tn("{n} trick", "{n} tricks", n);
 }
 
 export function seatTags(handSeat, hand) {
   if (!handSeat || handSeat.status === "out") return [];
   const tags = [STATUS[handSeat.status] ?? handSeat.status];
   // As soon as a player has drawn, a draw of no card says so as plainly as one of two.
-  if (handSeat.drawn) tags.push(handSeat.exchanged ? `Drew ${handSeat.exchanged}` : "Kept all");
+  if (handSeat.drawn) tags.push(handSeat.exchanged ? t("Drew {n}", { n: handSeat.exchanged }) : t("Kept all"));
   if (handSeat.status === "playing" && (hand.phase === "tricks" || hand.phase === "over")) {
     tags.push(trickCount(handSeat.tricks));
   }
@@ -55,24 +57,24 @@ export function seatTags(handSeat, hand) {
 
 export function centre(view, ctx) {
   const hand = view.hand;
-  const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, "Pot ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
+  const pot = h("div", { class: "pot", dataset: { testid: "pot" } }, tp("noun", "Pot") + " ", h("strong", { text: chips(hand ? hand.pot : view.pot) }));
   // A pot carried between hands stays in sight.
   if (!hand) return view.pot ? [h("div", { class: "centre-middle" }, pot)] : [];
-  const trump = h("div", { class: "trump", role: "group", "aria-label": `Trump: ${suitName(hand.trump)}` },
+  const trump = h("div", { class: "trump", role: "group", "aria-label": t("Trump: {suit}", { suit: suitName(hand.trump) }) },
     cardElement(hand.turned_card, ctx.cardOptions),
-    h("span", { class: "trump-label" }, "Trump ", h("strong", { class: `suit suit-${hand.trump}`, text: suitSymbol(hand.trump) })));
+    h("span", { class: "trump-label" }, tp("noun", "Trump") + " ", h("strong", { class: `suit suit-${hand.trump}`, text: suitSymbol(hand.trump) })));
   // The pot and the trump together in the middle of the trick area, the trick around them.
   const middle = h("div", { class: "centre-middle" }, pot, trump);
   // The card winning the trick so far stands out, and says so to a screen reader.
   const winning = winningIndex(hand.trick, hand.trump);
-  const trick = h("div", { class: "trick", role: "group", "aria-label": "Cards in this trick" },
+  const trick = h("div", { class: "trick", role: "group", "aria-label": t("Cards in this trick") },
     ...hand.trick.map(({ seat, card }, i) => {
       const el = cardElement(card, ctx.cardOptions);
       el.classList.add("trick-card");
       el.dataset.seat = String(seat);
       if (i === winning && hand.trick.length > 1) {
         el.classList.add("is-winning");
-        el.setAttribute("aria-label", `${cardLabel(card)}, winning`);
+        el.setAttribute("aria-label", t("{card}, winning", { card: cardLabel(card) }));
       }
       ctx.placeToward(el, seat);
       return el;
@@ -82,12 +84,22 @@ export function centre(view, ctx) {
 
 /** One line for the table's bar: which hand, which stage. */
 export function handInfo(hand) {
-  const stage = hand.phase === "tricks" ? `trick ${hand.tricks.length + 1} of ${hand.hand_size}` : phaseName(hand.phase);
-  return `Hand ${hand.number} · ${stage}${hand.stock ? ` · ${hand.stock} in the stock` : ""}`;
+  const stage = hand.phase === "tricks"
+    ? t("trick {n} of {count}", { n: hand.tricks.length + 1, count: hand.hand_size })
+    : phaseName(hand.phase);
+  // The extractor reads no call inside a template literal: the words are joined outside.
+  const stock = hand.stock ? " · " + t("{n} in the stock", { n: hand.stock }) : "";
+  return t("Hand {number}", { number: hand.number }) + ` · ${stage}${stock}`;
 }
 
 function phaseName(phase) {
-  return { declare: "declaration", second: "second declaration", draw: "the draw", tricks: "tricks", over: "over" }[phase] ?? phase;
+  return {
+    declare: tp("phase", "declaration"),
+    second: tp("phase", "second declaration"),
+    draw: tp("phase", "the draw"),
+    tricks: tp("phase", "tricks"),
+    over: tp("phase", "over"),
+  }[phase] ?? phase;
 }
 
 function sameSet(a, b) {
@@ -142,27 +154,27 @@ export function myArea(view, ctx) {
     const cap = Math.max(...discards.map((a) => a.cards.length));
     const chosen = [...ctx.selected].filter((c) => mine.includes(c));
     const match = discards.find((a) => sameSet(a.cards, chosen));
-    prompt = `Your turn: tap the cards to exchange (up to ${cap}), then confirm.`;
+    prompt = t("Your turn: tap the cards to exchange (up to {n}), then confirm.", { n: cap });
     controls.push(
-      h("span", { class: "draw-cap", text: `${chosen.length} of at most ${cap} chosen` }),
+      h("span", { class: "draw-cap", text: t("{chosen} of at most {n} chosen", { chosen: chosen.length, n: cap }) }),
       h("button", {
         type: "button",
         class: "primary",
         disabled: !match,
         dataset: { shortcut: shortcutFor("discard") },
-        text: chosen.length ? `Exchange ${chosen.length}` : "Keep all",
+        text: chosen.length ? t("Exchange {n}", { n: chosen.length }) : t("Keep all"),
         onclick: () => ctx.act({ action: "discard", cards: chosen }),
       }),
     );
     if (chosen.length) {
-      controls.push(h("button", { type: "button", class: "secondary", text: "Clear", onclick: () => { ctx.selected.clear(); ctx.rerender(); } }));
+      controls.push(h("button", { type: "button", class: "secondary", text: tp("button", "Clear"), onclick: () => { ctx.selected.clear(); ctx.rerender(); } }));
     }
   } else if (cardMoves.size) {
-    prompt = "Your turn: play a card.";
+    prompt = t("Your turn: play a card.");
   } else if (myTurn) {
     prompt = hand.phase === "declare" || hand.phase === "second"
-      ? "Your turn: play this hand or pass?"
-      : "Your turn.";
+      ? t("Your turn: play this hand or pass?")
+      : t("Your turn.");
   }
   for (const action of legal) {
     if (action.action === "card" || action.action === "discard") continue;
@@ -175,7 +187,10 @@ export function myArea(view, ctx) {
     }));
   }
   if (!myTurn && hand?.my_declaration) {
-    prompt = `You chose to ${hand.my_declaration}; waiting for the others.`;
+    prompt = {
+      play: t("You chose to play; waiting for the others."),
+      pass: t("You chose to pass; waiting for the others."),
+    }[hand.my_declaration] ?? t("You chose to {choice}; waiting for the others.", { choice: hand.my_declaration });
   }
   return { prompt, cards, controls };
 }
@@ -184,36 +199,40 @@ export function myArea(view, ctx) {
 export function result(report, ctx) {
   const name = (username) => ctx.displayName(username);
   const lines = [];
-  lines.push(h("h2", { text: `Hand ${report.number}` }));
+  lines.push(h("h2", { text: t("Hand {number}", { number: report.number }) }));
   // §7: the winner takes the pot and each bourré pays its size, both capped at pot_limit.
   const limit = ctx.rules().pot_limit ?? Infinity;
   const capped = Math.min(report.pot, limit);
   if (report.winner) {
     lines.push(h("p", { class: "result-headline", dataset: { testid: "winner" } },
-      h("strong", { text: name(report.winner) }),
-      capped < report.pot ? ` wins ${chips(capped)} of the pot of ${chips(report.pot)}.` : ` wins the pot of ${chips(report.pot)}.`));
+      withNodes(capped < report.pot
+        ? t("{name} wins {amount} of the pot of {pot}.", { amount: chips(capped), pot: chips(report.pot) })
+        : t("{name} wins the pot of {pot}.", { pot: chips(report.pot) }), { name: h("strong", { text: name(report.winner) }) })));
   } else {
-    lines.push(h("p", { class: "result-headline", text: `No one took the pot of ${chips(report.pot)}.` }));
+    lines.push(h("p", { class: "result-headline", text: t("No one took the pot of {pot}.", { pot: chips(report.pot) }) }));
   }
   const bourre = new Set(report.bourre);
   lines.push(h("ul", { class: "result-players" },
     ...report.players.map((player) => h("li", { dataset: { player } },
       h("span", { class: "result-name", text: name(player) }),
       h("span", { text: trickCount(report.tricks[player] ?? 0) }),
-      bourre.has(player) ? h("span", { class: "tag tag-bourre", text: "Bourré" }) : null,
-      h("span", { class: "result-stack" }, `stack ${chips(report.stacks[player])}`, ctx.delta(player, report.stacks[player]))))));
+      bourre.has(player) ? h("span", { class: "tag tag-bourre", text: t("Bourré") }) : null,
+      h("span", { class: "result-stack" }, t("stack {amount}", { amount: chips(report.stacks[player]) }), ctx.delta(player, report.stacks[player]))))));
   if (report.bourre.length) {
     // §7 and §2: the bourré pays the pot into the next one, and is spared the next ante
     // (unless the table plays double ante, or the dealer antes for everyone).
     const rules = ctx.rules();
     const spared = !rules.double_ante && (rules.ante_mode ?? "each") === "each";
-    const many = report.bourre.length > 1;
-    lines.push(h("p", { dataset: { testid: "bourre-line" } },
-      `Went bourré: ${report.bourre.map(name).join(", ")} — ${many ? "each pays" : "pays"} ${chips(capped)} into the next pot`
-      + (spared ? ` and ${many ? "skip" : "skips"} the next ante.` : ".")));
+    const said = { names: report.bourre.map(name).join(", "), amount: chips(capped) };
+    const count = report.bourre.length;
+    lines.push(h("p", { dataset: { testid: "bourre-line" } }, spared
+      ? tn("Went bourré: {names} — pays {amount} into the next pot and skips the next ante.",
+        "Went bourré: {names} — each pays {amount} into the next pot and skip the next ante.", count, said)
+      : tn("Went bourré: {names} — pays {amount} into the next pot.",
+        "Went bourré: {names} — each pays {amount} into the next pot.", count, said)));
   }
-  lines.push(h("p", { class: "muted" }, "Next pot: ", h("span", { dataset: { testid: "carry" }, text: chips(report.carry) }),
-    `. Trump was ${suitName(report.trump)}.`));
+  lines.push(h("p", { class: "muted" }, withNodes(t("Next pot: {amount}. Trump was {suit}.", { suit: suitName(report.trump) }),
+    { amount: h("span", { dataset: { testid: "carry" }, text: chips(report.carry) }) })));
   return lines;
 }
 
@@ -228,10 +247,10 @@ export function onEvent(event, ctx) {
 /** What the turn timer did for a player, in the past tense ("passed", "played 7♥"). */
 export function timeoutWords(said) {
   switch (said.action) {
-    case "play": return "played the hand";
-    case "card": return said.card ? `played ${cardShort(said.card)}` : "played a card";
-    case "discard": return said.count ? `exchanged ${cardCount(said.count)}` : "kept all cards";
-    case "take_trump": return "took the trump card";
+    case "play": return t("played the hand");
+    case "card": return said.card ? t("played {card}", { card: cardShort(said.card) }) : t("played a card");
+    case "discard": return said.count ? tn("exchanged {n} card", "exchanged {n} cards", said.count) : t("kept all cards");
+    case "take_trump": return t("took the trump card");
     default: return null;
   }
 }
@@ -239,31 +258,43 @@ export function timeoutWords(said) {
 /** One of this game's events as a line of the hand log, or null. */
 export function eventLine(kind, data, { someone, name, me }) {
   switch (kind) {
-    case "trump_turned": return logLine(`Trump turned: ${cardShort(data.card)}.`);
-    case "committed": return logLine(`${someone} has decided.`);
+    case "trump_turned": return logLine(t("Trump turned: {card}.", { card: cardShort(data.card) }));
+    case "committed": return logLine(t("{name} has decided.", { name: someone }));
     case "revealed": {
       const play = (data.play ?? []).map(name);
       const pass = (data.pass ?? []).map(name);
-      return logLine([play.length ? `Playing: ${play.join(", ")}.` : "Nobody plays.", pass.length ? `Passed: ${pass.join(", ")}.` : ""].join(" ").trim());
+      return logLine([
+        play.length ? t("Playing: {names}.", { names: play.join(", ") }) : t("Nobody plays."),
+        pass.length ? t("Passed: {names}.", { names: pass.join(", ") }) : "",
+      ].join(" ").trim());
     }
     case "declared":
     case "declared_again": {
-      const again = kind === "declared_again" ? " again" : "";
-      const ante = data.ante ? ` (ante ${chips(data.ante)})` : "";
-      return logLine(data.declaration === "play" ? `${someone} plays${again}${ante}.` : `${someone} passes${again}.`);
+      const said = { name: someone, amount: chips(data.ante) };
+      const again = kind === "declared_again";
+      if (data.declaration !== "play") return logLine(again ? t("{name} passes again.", said) : t("{name} passes.", said));
+      if (data.ante) {
+        return logLine(again ? t("{name} plays again (ante {amount}).", said) : t("{name} plays (ante {amount}).", said));
+      }
+      return logLine(again ? t("{name} plays again.", said) : t("{name} plays.", said));
     }
-    case "trump_taken": return logLine(`${someone} takes the trump card ${cardShort(data.card)}.`);
+    case "trump_taken": return logLine(t("{name} takes the trump card {card}.", { name: someone, card: cardShort(data.card) }));
     case "discarded": {
-      const faceUp = (data.face_up ?? []).length ? `, ${data.face_up.map(cardShort).join(", ")} face up` : "";
-      if (!data.count) return logLine(`${someone} keeps all cards.`);
-      return logLine(`${someone} exchanges ${cardCount(data.count)}${faceUp}, draws ${data.received ?? data.count}.`);
+      if (!data.count) return logLine(t("{name} keeps all cards.", { name: someone }));
+      const said = { name: someone, received: data.received ?? data.count, cards: (data.face_up ?? []).map(cardShort).join(", ") };
+      return logLine((data.face_up ?? []).length
+        ? tn("{name} exchanges {n} card, {cards} face up, draws {received}.",
+          "{name} exchanges {n} cards, {cards} face up, draws {received}.", data.count, said)
+        : tn("{name} exchanges {n} card, draws {received}.", "{name} exchanges {n} cards, draws {received}.", data.count, said));
     }
     case "drew": // sent to the drawing player alone: their own new cards
       if (data.seat !== me || !(data.received ?? []).length) return null;
-      return logLine(`You drew ${data.received.map(cardShort).join(" ")}.`, { ownAction: false });
-    case "reshuffled": return logLine(`The stock ran out: ${cardCount(data.count)} reshuffled.`);
-    case "card_played": return logLine(`${someone} plays ${cardShort(data.card)}.`);
-    case "trick_won": return logLine(`${someone} wins trick ${data.number}.`, { strong: true, ownAction: false });
+      return logLine(t("You drew {cards}.", { cards: data.received.map(cardShort).join(" ") }), { ownAction: false });
+    case "reshuffled":
+      return logLine(tn("The stock ran out: {n} card reshuffled.", "The stock ran out: {n} cards reshuffled.", data.count));
+    case "card_played": return logLine(t("{name} plays {card}.", { name: someone, card: cardShort(data.card) }));
+    case "trick_won":
+      return logLine(t("{name} wins trick {number}.", { name: someone, number: data.number }), { strong: true, ownAction: false });
     default: return null;
   }
 }

@@ -3,6 +3,7 @@
 // act — a ring that empties as the turn timer runs down.
 import { h, chips } from "../dom.js";
 import { cardBackElement, cardElement } from "../cards.js";
+import { t, tn, tp } from "../i18n.js";
 
 const RING_RADIUS = 46;
 const COLOUR_KEY = "salon.fourColour";
@@ -97,14 +98,14 @@ function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptio
       class: "seat",
       role: "group",
       dataset: { seat: String(seat) },
-      "aria-label": info ? `Seat ${seat + 1}: ${info.name}` : `Seat ${seat + 1}: empty`,
+      "aria-label": info ? t("Seat {n}: {name}", { n: seat + 1, name: info.name }) : t("Seat {n}: empty", { n: seat + 1 }),
     });
     place(el, seatPosition(seat, anchor, count));
     if (!info) {
       el.classList.add("seat--empty");
-      el.append(h("span", { class: "seat-empty", text: "Empty" }));
+      el.append(h("span", { class: "seat-empty", text: tp("seat", "Empty") }));
       if (onSit && me === null && view.table.status !== "closed") {
-        el.append(h("button", { type: "button", class: "small sit-here", text: "Sit here", onclick: () => onSit(seat) }));
+        el.append(h("button", { type: "button", class: "small sit-here", text: t("Sit here"), onclick: () => onSit(seat) }));
       }
       nodes.push(el);
       continue;
@@ -123,10 +124,10 @@ function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptio
     }
     const dealer = hand ? hand.dealer : null;
     const tags = game.seatTags(handSeat, hand, seat);
-    if (info.bot) tags.push("Bot");
-    if (info.sitting_out) tags.push("Sitting out");
-    if (info.leaving) tags.push("Leaving");
-    if (offline) tags.push("Offline");
+    if (info.bot) tags.push(t("Bot"));
+    if (info.sitting_out) tags.push(t("Sitting out"));
+    if (info.leaving) tags.push(t("Leaving"));
+    if (offline) tags.push(t("Offline"));
     const backs = seat === me ? null : seatCards(handSeat, hand?.hands?.[seat], cardOptions);
     el.append(...[
       avatar,
@@ -134,7 +135,7 @@ function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptio
       h("div", { class: "seat-stack", dataset: { testid: "stack" } }, chips(stack)),
       tags.length ? h("div", { class: "seat-tags" }, ...tags.map((t) => h("span", { class: "tag", text: t }))) : null,
       backs,
-      dealer === seat ? h("span", { class: "dealer-button", title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
+      dealer === seat ? h("span", { class: "dealer-button", title: t("Dealer"), "aria-label": t("Dealer"), text: "D" }) : null,
     ].filter(Boolean));
     nodes.push(el);
   }
@@ -233,12 +234,12 @@ function watchSize(container, centre) {
 /** Another player's cards: face down, or face up in an admin's full view (`faces`). */
 function seatCards(handSeat, faces, cardOptions) {
   if (Array.isArray(faces) && faces.length) {
-    return h("div", { class: "seat-cards seat-cards--open", role: "group", "aria-label": `${faces.length} cards` },
+    return h("div", { class: "seat-cards seat-cards--open", role: "group", "aria-label": tn("{n} card", "{n} cards", faces.length) },
       ...faces.map((card) => cardElement(card, cardOptions)));
   }
   const count = handSeat?.cards ?? 0;
   if (!(count > 0)) return null;
-  return h("div", { class: "seat-cards", role: "img", "aria-label": `${count} cards` },
+  return h("div", { class: "seat-cards", role: "img", "aria-label": tn("{n} card", "{n} cards", count) },
     ...Array.from({ length: Math.min(count, 5) }, () => cardBackElement()));
 }
 

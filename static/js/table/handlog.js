@@ -5,6 +5,7 @@
 // filtered: another player's exchange is a count, never cards.
 import { h, chips } from "../dom.js";
 import { cardElement, cardLabel, rankLabel, suitSymbol } from "../cards.js";
+import { t, tn } from "../i18n.js";
 
 // Lines kept: a long Bourré hand at eight seats is about a hundred.
 const KEEP = 300;
@@ -15,7 +16,17 @@ export function cardShort(card) {
 }
 
 export function cardCount(n) {
-  return n === 1 ? "1 card" : `${n} cards`;
+  return tn("{n} card", "{n} cards", n);
+}
+
+/** A translated sentence as the children of an element: each `{key}` placeholder that
+ *  `nodes` names becomes that node (a name in bold, an amount in its span), the rest text.
+ *  The sentence is translated whole; only its parts are set apart. */
+export function withNodes(text, nodes) {
+  return text.split(/(\{\w+\})/).filter(Boolean).map((part) => {
+    const key = /^\{(\w+)\}$/.exec(part)?.[1];
+    return key !== undefined && key in nodes ? nodes[key] : part;
+  });
 }
 
 /** What the turn timer did, from the `timed_out` event's data (the server's words for an
@@ -24,12 +35,13 @@ export function cardCount(n) {
 export function timeoutWords(said, game) {
   const words = game.timeoutWords?.(said);
   if (words) return words;
-  return said.action === "pass" ? "passed" : String(said.action ?? "acted").replace(/_/g, " ");
+  if (said.action === "pass") return t("passed");
+  return said.action ? String(said.action).replace(/_/g, " ") : t("acted");
 }
 
 /** "Dave timed out: passed." */
 export function timeoutSentence(name, said, game) {
-  return `${name} timed out: ${timeoutWords(said, game)}.`;
+  return t("{name} timed out: {what}.", { name, what: timeoutWords(said, game) });
 }
 
 /** A line of the log as a game's `eventLine` returns it: `strong` for a milestone (a trick
@@ -57,10 +69,12 @@ function line(kind, data, game, { name, who, me }) {
 
 function handOverWords(data, who) {
   if (data.pots) {
-    if (!data.pots.length) return "Everyone passed: the pot carries over.";
-    return data.pots.map((p) => `${who(p.winner)} wins ${chips(p.amount)}.`).join(" ");
+    if (!data.pots.length) return t("Everyone passed: the pot carries over.");
+    return data.pots.map((p) => t("{name} wins {amount}.", { name: who(p.winner), amount: chips(p.amount) })).join(" ");
   }
-  return data.winner ? `${who(data.winner)} wins the pot of ${chips(data.pot)}.` : `Nobody takes the pot of ${chips(data.pot)}.`;
+  return data.winner
+    ? t("{name} wins the pot of {amount}.", { name: who(data.winner), amount: chips(data.pot) })
+    : t("Nobody takes the pot of {amount}.", { amount: chips(data.pot) });
 }
 
 /** The log of the hand in play, and the last trick of a Bourré hand. */
@@ -82,8 +96,8 @@ export class HandLog {
     this.timedOut.clear();
     this.game.newHand?.();
     this.number = number;
-    this.heading.textContent = `Hand ${number}`;
-    this.add(`Hand ${number}`, "hand").dataset.hand = String(number);
+    this.heading.textContent = t("Hand {number}", { number });
+    this.add(t("Hand {number}", { number }), "hand").dataset.hand = String(number);
   }
 
   /** The hand in play as the server tells it on every (re)connection (`hand_log`: the
@@ -122,7 +136,7 @@ export class HandLog {
       this.timedOut.set(data.seat, said);
       this.add(said, "timeout");
       // The notice names its hand: read later, it is not taken for the hand in play.
-      return this.number === undefined ? said : `Hand ${this.number}: ${said}`;
+      return this.number === undefined ? said : t("Hand {number}: {text}", { number: this.number, text: said });
     }
     const said = line(kind, data, this.game, names);
     if (!said?.text) return null;
@@ -161,11 +175,14 @@ export function winningIndex(trick, trump) {
 export function lastTrickView(hand, name, cardOptions) {
   const last = hand?.tricks?.[hand.tricks.length - 1];
   if (!last) return null;
-  return h("div", { class: "last-trick", role: "group", "aria-label": `Last trick, won by ${name(last.winner)}` },
-    h("p", { class: "last-trick-title" }, `Trick ${hand.tricks.length}: `, h("strong", { text: name(last.winner) }), " won it."),
+  return h("div", { class: "last-trick", role: "group", "aria-label": t("Last trick, won by {name}", { name: name(last.winner) }) },
+    h("p", { class: "last-trick-title" },
+      withNodes(t("Trick {number}: {name} won it.", { number: hand.tricks.length }), { name: h("strong", { text: name(last.winner) }) })),
     h("ol", { class: "last-trick-cards" },
       ...last.cards.map(({ seat, card }) => h("li", {
         class: seat === last.winner ? "last-trick-card is-winner" : "last-trick-card",
-        "aria-label": `${name(seat)}: ${cardLabel(card)}${seat === last.winner ? ", won the trick" : ""}`,
+        "aria-label": seat === last.winner
+          ? t("{name}: {card}, won the trick", { name: name(seat), card: cardLabel(card) })
+          : `${name(seat)}: ${cardLabel(card)}`,
       }, cardElement(card, cardOptions), h("span", { class: "last-trick-name", text: name(seat) })))));
 }

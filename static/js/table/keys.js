@@ -4,6 +4,7 @@
 // opens the list of shortcuts; Escape closes it; `h` takes the keyboard to the player's
 // cards, where the arrows move and Enter plays. Keys do nothing while the player types
 // (chat, an amount) or while a dialog is open.
+import { t } from "../i18n.js";
 
 // The key of each action's button (lower case), shared by the games' modules.
 export const SHORTCUTS = {
@@ -27,7 +28,11 @@ export function shortcutFor(action) {
 }
 
 // What the overlay lists after the game's own shortcuts (its module's SHORTCUT_LIST).
-const COMMON = [["H", "Go to your cards (the first you may play)"], ["?", "Show this list"], ["Esc", "Close this list"]];
+const COMMON = [
+  ["H", t("Go to your cards (the first you may play)")],
+  ["?", t("Show this list")],
+  ["Esc", t("Close this list")],
+];
 const HAND_KEY = "h";
 
 function typing(target) {
@@ -41,7 +46,7 @@ export function labelShortcuts(controls) {
   for (const button of controls.querySelectorAll("[data-shortcut]:not([data-shortcut=''])")) {
     const key = button.dataset.shortcut.toUpperCase();
     button.setAttribute("aria-keyshortcuts", key);
-    button.title = `Shortcut: ${key}`;
+    button.title = t("Shortcut: {key}", { key });
   }
 }
 

@@ -5,6 +5,7 @@ import { api, ApiError, requestKey } from "../api.js";
 import { chooseAmount } from "../buyin.js";
 import { cardElement } from "../cards.js";
 import { h, chips, frontEnd, gameNamed, replaceChildrenKeeping } from "../dom.js";
+import { t, tn, tp } from "../i18n.js";
 import { turnAttention } from "./attention.js";
 import { appendChat, appendNotice } from "./chat.js";
 import { deckOptions, drawFelt, flyTo, keepTurnInView, placeToward, setFourColour, showTurn } from "./felt.js";
@@ -64,7 +65,7 @@ const ctx = {
   rerender: () => render(),
   notice: (text) => appendNotice($("chat-log"), text),
   act(fields) {
-    if (!socket.act(fields, state.version)) toast("You are offline; reconnecting…");
+    if (!socket.act(fields, state.version)) toast(t("You are offline; reconnecting…"));
   },
   placeToward(el, seat, share) {
     placeToward(el, state.view, seat, share);
@@ -114,10 +115,10 @@ function setConnection(status, detail) {
   const el = $("connection");
   el.dataset.state = status;
   el.textContent = {
-    connecting: "Connecting…",
-    open: "Connected",
-    reconnecting: "Reconnecting…",
-    stopped: typeof detail === "string" ? detail : "Disconnected",
+    connecting: t("Connecting…"),
+    open: t("Connected"),
+    reconnecting: t("Reconnecting…"),
+    stopped: typeof detail === "string" ? detail : t("Disconnected"),
   }[status];
   showOffline(status, detail);
 }
@@ -135,15 +136,15 @@ function showOffline(status, detail) {
   }
   banner.hidden = false;
   if (status === "stopped") {
-    banner.textContent = typeof detail === "string" ? detail : "Disconnected from the table.";
+    banner.textContent = typeof detail === "string" ? detail : t("Disconnected from the table.");
     return;
   }
   const retryAt = Date.now() + (Number(detail) || 0);
   const tell = () => {
     const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
     banner.textContent = seconds
-      ? `Connection lost: trying again in ${seconds} s…`
-      : "Connection lost: trying again now…";
+      ? t("Connection lost: trying again in {seconds} s…", { seconds })
+      : t("Connection lost: trying again now…");
   };
   tell();
   retryTimer = setInterval(tell, 1000);
@@ -156,7 +157,7 @@ function showStorage(available) {
   banner.hidden = available;
   banner.dataset.reason = available ? "" : "storage";
   if (!available) {
-    banner.textContent = "The club's database is not answering: play is paused and resumes by itself. Nothing played is lost.";
+    banner.textContent = t("The club's database is not answering: play is paused and resumes by itself. Nothing played is lost.");
   }
 }
 
@@ -246,7 +247,7 @@ function onNewHand(data) {
   const mine = state.contribution;
   if (mine?.commitment !== data.commitment || !mine.taken) return;
   if (!Object.values(data.contributions ?? {}).includes(mine.value)) {
-    toast("Your browser's random share is missing from this deal.");
+    toast(t("Your browser's random share is missing from this deal."));
   }
 }
 
@@ -258,8 +259,8 @@ function renderCommitment(view) {
   const value = view.hand?.commitment ?? "";
   el.hidden = !value;
   el.dataset.commitment = value;
-  el.title = value ? `SHA-256 of the server's seed for this hand: ${value}` : "";
-  el.textContent = value ? `Commitment ${value.slice(0, 16)}…` : "";
+  el.title = value ? t("SHA-256 of the server's seed for this hand: {value}", { value }) : "";
+  el.textContent = value ? t("Commitment {value}…", { value: value.slice(0, 16) }) : "";
 }
 
 /** How the hand log names the seats, the player and whose eyes it is written for. */
@@ -288,7 +289,7 @@ function onFrame(frame) {
       break;
     case "suggestion":
       // The reason starts with the move itself ("Lead the ace of spades: …").
-      showCoach("Suggestion", frame.reason, frame.action);
+      showCoach(t("Suggestion"), frame.reason, frame.action);
       break;
     case "error":
       if (QUIET_CODES.has(frame.code)) break;
@@ -298,7 +299,7 @@ function onFrame(frame) {
         break;
       }
       // At a practice table a refused move is explained where the player is looking.
-      if (state.view?.table.practice && frame.ref) showCoach("Why not?", frame.message, null);
+      if (state.view?.table.practice && frame.ref) showCoach(t("Why not?"), frame.message, null);
       else toast(frame.message);
       if (frame.code === "stale_version") socket.resync();
       break;
@@ -343,9 +344,9 @@ function renderCoach(view) {
       type: "button",
       class: "secondary suggest",
       dataset: { testid: "suggest" },
-      text: "Suggest",
+      text: t("Suggest"),
       onclick: () => {
-        if (!socket.send({ type: "suggest" })) toast("You are offline; reconnecting…");
+        if (!socket.send({ type: "suggest" })) toast(t("You are offline; reconnecting…"));
       },
     }));
   }
@@ -357,7 +358,7 @@ const handLog = new HandLog({ list: $("hand-log"), heading: $("hand-log-heading"
 
 /** The name at a seat, as the table shows it now. */
 function seatName(seat) {
-  return state.view?.seats.find((s) => s.seat === seat)?.name ?? `Seat ${Number(seat) + 1}`;
+  return state.view?.seats.find((s) => s.seat === seat)?.name ?? t("Seat {n}", { n: Number(seat) + 1 });
 }
 
 function logEvent(frame) {
@@ -385,9 +386,11 @@ function renderLastTrick(view) {
 // ---------------------------------------------------------------- drawing
 
 function waitingFor(view) {
-  const names = (view.hand?.to_act ?? []).map((seat) => view.seats.find((s) => s.seat === seat)?.name ?? `seat ${seat + 1}`);
+  const names = (view.hand?.to_act ?? []).map((seat) => view.seats.find((s) => s.seat === seat)?.name ?? t("seat {n}", { n: seat + 1 }));
   if (!names.length) return "";
-  return names.length > 1 ? `Waiting for ${names.length} players to decide.` : `Waiting for ${names[0]}.`;
+  return names.length > 1
+    ? tn("Waiting for {n} player to decide.", "Waiting for {n} players to decide.", names.length)
+    : t("Waiting for {name}.", { name: names[0] });
 }
 
 function renderMine(view) {
@@ -398,22 +401,22 @@ function renderMine(view) {
   let controls = [];
   if (me === null) {
     const free = view.seats.length < view.table.seat_count;
-    prompt = `You are watching.${free ? " Choose an empty seat to join." : ""}`;
+    prompt = free ? t("You are watching. Choose an empty seat to join.") : t("You are watching.");
     // Like the players, a spectator is told what the table waits for.
     prompt += ` ${view.hand ? waitingFor(view) : waitingSentence(view, waiting.hooks)}`;
   } else if (view.hand && view.you.dealt_in === false) {
     prompt = waitingFor(view);
   } else if (view.hand && view.hand.hand !== undefined) {
     ({ prompt, cards, controls } = game.myArea(view, ctx));
-    if (!prompt) prompt = view.hand.phase === "over" ? "Hand over." : waitingFor(view);
+    if (!prompt) prompt = view.hand.phase === "over" ? t("Hand over.") : waitingFor(view);
   } else if (view.table.status === "closed") {
-    prompt = "This table is closed; your stack is back in your balance.";
+    prompt = t("This table is closed; your stack is back in your balance.");
   } else if (!view.hand && view.table.status === "paused") {
-    prompt = "The table is paused.";
+    prompt = t("The table is paused.");
   } else if (seat?.sitting_out) {
-    prompt = seat.sat_out_after ? "" : "You are sitting out. Press “Come back” to be dealt in.";
+    prompt = seat.sat_out_after ? "" : t("You are sitting out. Press “Come back” to be dealt in.");
   } else if (view.hand) {
-    prompt = `You join at the next hand. ${waitingFor(view)}`;
+    prompt = t("You join at the next hand.") + ` ${waitingFor(view)}`;
   } else {
     prompt = waitingSentence(view, waiting.hooks);
   }
@@ -445,15 +448,15 @@ function renderResult() {
   const key = `${report.number}:${report.hand_id ?? ""}`;
   if (panel.dataset.report !== key) {
     panel.dataset.report = key;
-    const timeouts = (report.timeouts ?? []).map((t) => timeoutSentence(ctx.displayName(t.player), t, game));
+    const timeouts = (report.timeouts ?? []).map((said) => timeoutSentence(ctx.displayName(said.player), said, game));
     panel.replaceChildren(...[
-      h("button", { type: "button", class: "result-close", "aria-label": "Close the result", title: "Close", text: "×", onclick: closeResult }),
+      h("button", { type: "button", class: "result-close", "aria-label": t("Close the result"), title: tp("button", "Close"), text: "×", onclick: closeResult }),
       ...game.result(report, ctx),
-      timeouts.length ? h("ul", { class: "result-timeouts", "aria-label": "Timeouts" }, ...timeouts.map((text) => h("li", { text }))) : null,
+      timeouts.length ? h("ul", { class: "result-timeouts", "aria-label": t("Timeouts") }, ...timeouts.map((text) => h("li", { text }))) : null,
       // The link to the hand and the countdown share the panel's foot, in sight however
       // long the result above them (it scrolls inside the panel).
       h("div", { class: "result-foot" },
-        report.hand_id ? h("a", { class: "result-link", href: handPage(report.hand_id), text: "Open this hand" }) : null,
+        report.hand_id ? h("a", { class: "result-link", href: handPage(report.hand_id), text: t("Open this hand") }) : null,
         h("p", { class: "next-hand", id: "next-hand" })),
     ].filter(Boolean));
   }
@@ -476,19 +479,19 @@ function renderToolbar(view) {
   $("top-up").hidden = !seated;
   $("stand-up").hidden = !seated;
   if (seat) {
-    $("sit-out").textContent = seat.sitting_out ? "Come back" : "Sit out";
-    $("stand-up").textContent = seat.leaving ? "Leaving after this hand" : "Stand up";
+    $("sit-out").textContent = seat.sitting_out ? t("Come back") : t("Sit out");
+    $("stand-up").textContent = seat.leaving ? t("Leaving after this hand") : t("Stand up");
     $("stand-up").disabled = seat.leaving;
   }
   $("sound-toggle").setAttribute("aria-pressed", String(soundOn()));
   $("colour-toggle").setAttribute("aria-pressed", String(ctx.cardOptions.fourColour));
   const pause = $("pause-table");
   if (pause) {
-    pause.textContent = view.table.status === "paused" ? "Resume" : "Pause";
+    pause.textContent = view.table.status === "paused" ? t("Resume") : t("Pause");
     pause.disabled = view.table.status === "closed" || view.table.status === "closing";
     $("close-table").disabled = pause.disabled;
   }
-  $("table-name").textContent = view.table.name + (view.table.status === "paused" ? " (paused)" : "");
+  $("table-name").textContent = view.table.status === "paused" ? t("{name} (paused)", { name: view.table.name }) : view.table.name;
 }
 
 function render() {
@@ -519,7 +522,7 @@ function tick() {
     return;
   }
   const seconds = Math.max(0, Math.ceil((state.nextHandAt - performance.now()) / 1000));
-  el.textContent = seconds > 0 ? `Next hand in ${seconds} s` : "Dealing…";
+  el.textContent = seconds > 0 ? t("Next hand in {seconds} s", { seconds }) : t("Dealing…");
 }
 setInterval(tick, 250);
 
@@ -533,7 +536,7 @@ async function sitDown(seat) {
   const table = state.view.table;
   try {
     const amount = await chooseAmount({
-      title: `Sit at seat ${seat + 1}`,
+      title: t("Sit at seat {n}", { n: seat + 1 }),
       min: table.buy_in_min,
       max: table.buy_in_max,
       balance: await balance(),
@@ -559,7 +562,7 @@ $("sit-out").addEventListener("click", () => {
   if (seat) post(seat.sitting_out ? "sit-in" : "sit-out");
 });
 $("stand-up").addEventListener("click", () => {
-  if (window.confirm("Stand up? Your stack goes back to your balance when your hand is over.")) post("stand");
+  if (window.confirm(t("Stand up? Your stack goes back to your balance when your hand is over."))) post("stand");
 });
 $("top-up").addEventListener("click", async () => {
   const table = state.view.table;
@@ -567,12 +570,12 @@ $("top-up").addEventListener("click", async () => {
   const fixed = described.buy_in_option !== null; // the buy-in is one amount (a cave)
   try {
     const amount = await chooseAmount({
-      title: "Top up",
+      title: t("Top up"),
       min: fixed ? table.buy_in_min : 1,
       max: fixed ? table.buy_in_min : Math.max(1, table.buy_in_max - (seat?.stack ?? 0)),
       balance: await balance(),
       chipUnit,
-      confirm: "Top up",
+      confirm: t("Top up"),
     });
     if (amount !== null) await post("top-up", { amount, request_key: requestKey() });
   } catch (error) {
@@ -584,7 +587,7 @@ $("pause-table")?.addEventListener("click", () => {
   post(state.view?.table.status === "paused" ? "resume" : "pause");
 });
 $("close-table")?.addEventListener("click", () => {
-  if (window.confirm("Close this table? Stacks go back to the players once any hand in play is over.")) post("close");
+  if (window.confirm(t("Close this table? Stacks go back to the players once any hand in play is over."))) post("close");
 });
 // "Last hand": the last result's panel, shown again or put away. After a reload it is no
 // longer in the table's view: the hand's page gives it.
@@ -624,7 +627,7 @@ $("chat-form").addEventListener("submit", (event) => {
   const text = input.value.trim();
   if (!text) return;
   if (socket.send({ type: "chat", text })) input.value = "";
-  else toast("You are offline; reconnecting…");
+  else toast(t("You are offline; reconnecting…"));
 });
 
 /** After a reload between hands the last result is gone from the view: ask the history. */
@@ -656,7 +659,7 @@ const waiting = new WaitingBanner($("table-notice"), {
   topUp: (amount) => post("top-up", { amount, request_key: requestKey() }),
   openTopUp: () => $("top-up").click(),
   comeBack: () => post("sit-in"),
-  dealNow: () => socket.send({ type: "deal_now" }) || toast("You are offline; reconnecting…"),
+  dealNow: () => socket.send({ type: "deal_now" }) || toast(t("You are offline; reconnecting…")),
 });
 const socket = new TableSocket(tableId, onFrame, setConnection, invite);
 socket.connect();

@@ -3,20 +3,21 @@
 // the gathering countdown with its "Deal now" button, a new cave for a player whose stack
 // is empty, and a player sat out by the turn timer, with a large "I'm back" button.
 // The server decides all of it; this module only words it and asks.
-import { counted as chipCount, h } from "../dom.js";
+import { chips, h } from "../dom.js";
+import { t, tn } from "../i18n.js";
 
+// English says small counts in words ("two timeouts", "one more player"), as people do:
+// the sentences hold them as {count}; a translation may take {n}, the digits, instead.
 const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"];
 
-/** "two timeouts", "one more player": small counts in words, as people say them. */
-function counted(n, one, many) {
-  const word = NUMBER_WORDS[n] ?? String(n);
-  return `${word} ${n === 1 ? one : many}`;
+function inWords(n) {
+  return NUMBER_WORDS[n] ?? String(n);
 }
 
 /** "Ann", "Ann or Bob", "Ann, Bob or Cy". */
 function either(words) {
   if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+  return t("{list} or {last}", { list: words.slice(0, -1).join(", "), last: words[words.length - 1] });
 }
 
 /** The sentence for a `more_players` reason, from the viewer's place: "Waiting for Carol's
@@ -28,13 +29,17 @@ function morePlayers(reason, { name, fixed, me }) {
   const missing = reason.missing - mine;
   if (missing <= 0) return "";
   const others = (seats) => seats.filter((seat) => seat !== me);
-  const refill = others(reason.broke).map((seat) => (fixed ? `${name(seat)}'s cave` : `${name(seat)} to top up`));
-  const back = others(reason.sitting_out).map((seat) => `${name(seat)} to come back`);
-  const newcomer = missing === 1 ? "one more player" : `${counted(missing, "more player", "more players")}`;
+  const refill = others(reason.broke)
+    .map((seat) => (fixed ? t("{name}'s cave", { name: name(seat) }) : t("{name} to top up", { name: name(seat) })));
+  const back = others(reason.sitting_out).map((seat) => t("{name} to come back", { name: name(seat) }));
   const ways = [...refill, ...back];
-  if (!ways.length) return `Waiting for ${newcomer} to sit down.`;
-  if (missing === 1) return `Waiting for ${either(ways)}, or ${newcomer}.`;
-  return `Waiting for ${newcomer} (${either(ways)} would each count as one).`;
+  const said = { count: inWords(missing), ways: either(ways) };
+  if (!ways.length) {
+    return tn("Waiting for {count} more player to sit down.", "Waiting for {count} more players to sit down.", missing, said);
+  }
+  if (missing === 1) return t("Waiting for {ways}, or one more player.", said);
+  return tn("Waiting for {count} more player ({ways} would each count as one).",
+    "Waiting for {count} more players ({ways} would each count as one).", missing, said);
 }
 
 /** Why no hand is dealt, as one sentence for the prompt (empty when the gathering banner
@@ -42,16 +47,16 @@ function morePlayers(reason, { name, fixed, me }) {
 export function waitingSentence(view, { name, fixed }) {
   const reason = view.waiting_for;
   if (view.gathering) return "";
-  if (!reason) return view.next_hand_in !== null ? "Next hand soon." : "";
+  if (!reason) return view.next_hand_in !== null ? t("Next hand soon.") : "";
   switch (reason.code) {
     case "table_paused":
-      return "The table is paused.";
+      return t("The table is paused.");
     case "table_closed":
-      return "This table is closing.";
+      return t("This table is closing.");
     case "more_players":
       return morePlayers(reason, { name, fixed, me: view.you.seat });
     default:
-      return "Waiting for the next hand.";
+      return t("Waiting for the next hand.");
   }
 }
 
@@ -93,7 +98,7 @@ export class WaitingBanner {
     if (seat.sat_out_after) parts.push(this.satOut(seat.sat_out_after));
     if (!view.hand && seat.stack <= 0 && !seat.leaving) parts.push(this.broke(view));
     if (view.hand && view.you.dealt_in === false) {
-      parts.push({ key: "next-hand", node: h("p", { class: "table-notice-line", dataset: { testid: "dealt-next-hand" }, text: "You'll be dealt in next hand." }) });
+      parts.push({ key: "next-hand", node: h("p", { class: "table-notice-line", dataset: { testid: "dealt-next-hand" }, text: t("You'll be dealt in next hand.") }) });
     }
     if (view.gathering) parts.push(this.gathering(view));
     return parts;
@@ -103,16 +108,19 @@ export class WaitingBanner {
     return {
       key: `sat-out:${count}`,
       node: h("div", { class: "sat-out-banner", role: "alert", dataset: { testid: "sat-out" } },
-        h("p", { class: "sat-out-text", text: `You were sat out after ${counted(count, "timeout", "timeouts")}.` }),
-        h("button", { type: "button", class: "im-back", dataset: { testid: "im-back" }, text: "I'm back", onclick: () => this.hooks.comeBack() })),
+        h("p", { class: "sat-out-text", text: tn("You were sat out after {count} timeout.", "You were sat out after {count} timeouts.", count, { count: inWords(count) }) }),
+        h("button", { type: "button", class: "im-back", dataset: { testid: "im-back" }, text: t("I'm back"), onclick: () => this.hooks.comeBack() })),
     };
   }
 
   broke(view) {
     const table = view.table;
     const fixed = this.hooks.fixed;
-    const text = fixed ? "You have no chips left: buy a new cave to play on." : "You have no chips left: top up to play on.";
-    const label = fixed ? `Buy a new cave: ${chipCount(table.buy_in_min)}` : "Top up";
+    const text = fixed ? t("You have no chips left: buy a new cave to play on.") : t("You have no chips left: top up to play on.");
+    const cave = table.buy_in_min;
+    const label = fixed
+      ? tn("Buy a new cave: {n} chip", "Buy a new cave: {n} chips", cave, { n: chips(cave) })
+      : t("Top up");
     const onclick = fixed ? () => this.hooks.topUp(table.buy_in_min) : () => this.hooks.openTopUp();
     return {
       key: `broke:${label}`,
@@ -128,14 +136,15 @@ export class WaitingBanner {
     const mine = awaited.includes(me);
     const waitingOn = awaited.filter((seat) => seat !== me).map((seat) => this.hooks.name(seat));
     const said = ready.includes(me) && waitingOn.length
-      ? `Dealing when ${either(waitingOn)} ${waitingOn.length === 1 ? "says" : "say"} so, or when the countdown ends.`
+      ? tn("Dealing when {names} says so, or when the countdown ends.",
+        "Dealing when {names} say so, or when the countdown ends.", waitingOn.length, { names: either(waitingOn) })
       : "";
     return {
       key: `gathering:${mine}:${said}`,
       node: h("div", { class: "gathering-banner", dataset: { testid: "gathering" } },
         h("p", { class: "table-notice-line gathering-count", "aria-live": "off" }),
         said ? h("p", { class: "table-notice-line muted", text: said }) : null,
-        mine ? h("button", { type: "button", class: "deal-now", dataset: { testid: "deal-now" }, text: "Deal now", onclick: () => this.hooks.dealNow() }) : null),
+        mine ? h("button", { type: "button", class: "deal-now", dataset: { testid: "deal-now" }, text: t("Deal now"), onclick: () => this.hooks.dealNow() }) : null),
     };
   }
 
@@ -145,6 +154,6 @@ export class WaitingBanner {
     if (!el) return;
     const at = this.hooks.nextHandAt();
     const seconds = at === null ? 0 : Math.max(0, Math.ceil((at - performance.now()) / 1000));
-    el.textContent = seconds > 0 ? `Dealing in ${seconds} s: time for everyone to sit down.` : "Dealing…";
+    el.textContent = seconds > 0 ? t("Dealing in {seconds} s: time for everyone to sit down.", { seconds }) : t("Dealing…");
   }
 }
