@@ -203,6 +203,9 @@ async def club_settings(
     signup_requires_approval: Annotated[str, Form(max_length=3)] = "",
     members_may_create_tables: Annotated[str, Form(max_length=3)] = "",
     seed_reveal: Annotated[Literal["hand", "session"] | None, Form()] = None,
+    # A language's code, or none (English): the form sends the whole settings, so absent
+    # (as a browser sends an empty field) is none, like an unticked box.
+    default_language: Annotated[str, Form(max_length=16)] = "",
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         await club.update_club(
@@ -214,6 +217,7 @@ async def club_settings(
                 members_may_create_tables=members_may_create_tables == "on",
                 default_turn_seconds=whole_number(default_turn_seconds, "Turn timer"),
                 seed_reveal=seed_reveal,
+                default_language=default_language,
             ),
             actor,
         )
