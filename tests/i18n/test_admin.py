@@ -6,9 +6,10 @@ from __future__ import annotations
 import httpx
 from fastapi import FastAPI
 
+from app.db.models import MemberStatus
 from app.db.session import Database
 from tests.api.test_admin_pages import admin_client, page_tokens
-from tests.helpers import csrf_headers, found_club, snapshot
+from tests.helpers import add_member, csrf_headers, found_club, snapshot
 from tests.i18n.test_language_pages import html_language
 
 # A browser asking only for what Salon does not speak.
@@ -104,4 +105,26 @@ async def test_the_api_sets_the_clubs_default_language(app: FastAPI, db: Databas
     )
     assert "default_language" not in cleared.json()
     assert html_language(await visitors_login_page(app)) == ("en", "ltr")
+    await admin.aclose()
+
+
+async def test_the_dashboard_speaks_the_admins_language(app: FastAPI, db: Database) -> None:
+    await found_club(db)
+    pending = await add_member(db, "paul", status=MemberStatus.PENDING)
+    admin = await admin_client(app)
+    russian = {"accept-language": "ru"}
+    page = await admin.get("/admin", headers=russian)
+    assert html_language(page) == ("ru", "ltr")
+    assert "<h1>Управление клубом</h1>" in page.text and "Club admin" not in page.text
+    # A plural the Russian way, the count kept in its own element.
+    assert '<span data-testid="pending-count">1</span> заявка на вступление' in page.text
+    assert "принять</button>" in page.text and ">approve<" not in page.text
+    token, _ = await page_tokens(admin)
+    done = await admin.post(
+        f"/admin/members/{pending}/approve", data={"csrf_token": token}, headers=russian
+    )
+    # The notice, the member's status in words (the code stays in the data).
+    assert "paul: активен." in done.text
+    persian = await admin.get("/admin", headers={"accept-language": "fa"})
+    assert html_language(persian) == ("fa", "rtl") and "<h1>مدیریت باشگاه</h1>" in persian.text
     await admin.aclose()
