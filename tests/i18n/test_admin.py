@@ -127,4 +127,8 @@ async def test_the_dashboard_speaks_the_admins_language(app: FastAPI, db: Databa
     assert "paul: активен." in done.text
     persian = await admin.get("/admin", headers={"accept-language": "fa"})
     assert html_language(persian) == ("fa", "rtl") and "<h1>مدیریت باشگاه</h1>" in persian.text
+    # The audit log: its plural count in Greek, the notice's approval in it.
+    log = await admin.get("/admin/log", headers={"accept-language": "el"})
+    assert "<h1>Αρχείο ενεργειών</h1>" in log.text and "Every admin" not in log.text
+    assert '<span data-testid="log-total">1</span> ενέργεια' in log.text
     await admin.aclose()
