@@ -30,7 +30,7 @@ from app.api.schemas import (
     ChipMovementCreate,
     ChipMovementPublic,
     CirculationPublic,
-    ClubPublic,
+    ClubSettingsPublic,
     ClubUpdate,
     GcPausesPublic,
     Id,
@@ -280,19 +280,20 @@ async def return_stranded(body: StrandedReturn, caller: AdminCaller, db: DbDep) 
     return ReturnedPublic(account=body.account, chips=chips)
 
 
-@router.get("/club")
-async def get_club(db: DbDep) -> ClubPublic:
+# Null fields are left out: a club without a default language has none to show.
+@router.get("/club", response_model_exclude_none=True)
+async def get_club(db: DbDep) -> ClubSettingsPublic:
     async with db.transaction() as session:
-        return ClubPublic.model_validate(await club.get_club(session))
+        return ClubSettingsPublic.model_validate(await club.get_club(session))
 
 
-@router.patch("/club")
-async def update_club(body: ClubUpdate, caller: AdminCaller, db: DbDep) -> ClubPublic:
+@router.patch("/club", response_model_exclude_none=True)
+async def update_club(body: ClubUpdate, caller: AdminCaller, db: DbDep) -> ClubSettingsPublic:
     async with db.transaction() as session:
         updated = await club.update_club(
             session, club.ClubChanges(**body.model_dump()), caller.user
         )
-        return ClubPublic.model_validate(updated)
+        return ClubSettingsPublic.model_validate(updated)
 
 
 @router.get("/invites")

@@ -189,6 +189,15 @@ class ClubPublic(Output):
     seed_reveal: SeedRevealName
 
 
+class ClubSettingsPublic(ClubPublic):
+    """The settings as the admins edit them. Sent without null fields: a club without a
+    default language has no `default_language`."""
+
+    # The language of visitors and members who chose none and whose browser asks for none
+    # Salon speaks (a code of /i18n's languages); absent: English.
+    default_language: str | None = None
+
+
 class GamePublic(Output):
     """A game the club deals, as the pages need it to offer and show it."""
 
@@ -214,6 +223,9 @@ class ClubUpdate(Input):
     default_turn_seconds: Annotated[StrictInt, Field(ge=5, le=600)] | None = None
     members_may_create_tables: StrictBool | None = None
     seed_reveal: SeedRevealName | None = None
+    # A language Salon speaks ("fr", "el"…), or "" for none (English); unknown codes are
+    # refused with `unknown_language`.
+    default_language: Annotated[StrictStr, Field(max_length=16)] | None = None
 
 
 class InviteCreate(Input):

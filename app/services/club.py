@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AccountKind, Club, MemberStatus, Role, User
 from app.errors import Conflict, InvalidInput, NotFound
+from app.i18n import language_named
 from app.security.text import clean_text
 from app.services import admin_log, ledger, members
 
@@ -41,6 +42,9 @@ class ClubChanges:
     default_turn_seconds: int | None = None
     members_may_create_tables: bool | None = None
     seed_reveal: str | None = None
+    # The language of whoever neither chose one nor asks for one Salon speaks: a language's
+    # code, or "" for none (English, the code's own); None leaves it as it is.
+    default_language: str | None = None
 
 
 def _checked(changes: ClubChanges) -> ClubChanges:
@@ -61,7 +65,17 @@ def _checked(changes: ClubChanges) -> ClubChanges:
         raise InvalidInput(
             "invalid_seed_reveal", "Seeds are revealed at the end of each hand or of the session."
         )
-    return replace(changes, name=texts["name"], chip_unit=texts["chip_unit"])
+    language = changes.default_language
+    if language:
+        named = language_named(language)
+        if named is None:
+            raise InvalidInput(
+                "unknown_language", f"Salon does not speak a language called '{language[:16]}'."
+            )
+        language = named.code  # as the catalogs spell it ("pt-BR", not "pt-br")
+    return replace(
+        changes, name=texts["name"], chip_unit=texts["chip_unit"], default_language=language
+    )
 
 
 SETTINGS = (
@@ -71,6 +85,7 @@ SETTINGS = (
     "default_turn_seconds",
     "members_may_create_tables",
     "seed_reveal",
+    "default_language",
 )
 
 
@@ -83,7 +98,11 @@ async def update_club(session: AsyncSession, changes: ClubChanges, actor: User) 
     after: dict[str, Any] = {}
     for field in SETTINGS:
         value = getattr(changes, field)
-        if value is not None and value != getattr(club, field):
+        if value is None:
+            continue  # not asked to change
+        if field == "default_language":
+            value = value or None  # no default language is stored as NULL
+        if value != getattr(club, field):
             before[field] = getattr(club, field)
             after[field] = value
             setattr(club, field, value)

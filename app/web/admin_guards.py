@@ -9,6 +9,7 @@ from fastapi import Depends
 
 from app.api.deps import Caller, OptionalCaller, csrf_protect
 from app.errors import Forbidden, LoginFirst
+from app.i18n import _
 
 
 async def admin_page_gate(caller: OptionalCaller) -> Caller:
@@ -17,7 +18,7 @@ async def admin_page_gate(caller: OptionalCaller) -> Caller:
     if caller is None:
         raise LoginFirst()
     if not caller.is_admin:
-        raise Forbidden("admin_only", "Only the club's admins can do this.")
+        raise Forbidden("admin_only", _("Only the club's admins can do this."))
     return caller
 
 

@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, Response
 from app.api.deps import DbDep
 from app.api.schemas import FormId
 from app.errors import InvalidInput
+from app.i18n import _, pgettext
 from app.services import admin_log
 from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
 from app.web.pages import render
@@ -40,7 +41,9 @@ def _day(value: str, field: str) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise InvalidInput("invalid_date", f"{field} must be a date (YYYY-MM-DD).") from None
+        raise InvalidInput(
+            "invalid_date", _("%(field)s must be a date (YYYY-MM-DD).", field=field)
+        ) from None
 
 
 def _start_of(day: date) -> datetime:
@@ -52,10 +55,12 @@ def page_filter(
 ) -> admin_log.LogFilter:
     """The page's form fields as the log's filter (refusing what no row could match)."""
     if action and action not in admin_log.ACTIONS:
-        raise InvalidInput("unknown_action", f"No admin action is called '{action}'.")
+        raise InvalidInput(
+            "unknown_action", _("No admin action is called '%(action)s'.", action=action)
+        )
     if target and not _TARGET.fullmatch(target):
-        raise InvalidInput("invalid_input", "A target is a number or an account name.")
-    first, last = _day(since, "From"), _day(until, "To")
+        raise InvalidInput("invalid_input", _("A target is a number or an account name."))
+    first, last = _day(since, pgettext("dates", "From")), _day(until, pgettext("dates", "To"))
     return admin_log.LogFilter(
         actor_id=actor_id,
         action=action or None,

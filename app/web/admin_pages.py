@@ -17,6 +17,7 @@ from app.api.deps import Caller, DbDep, LoginsDep
 from app.api.schemas import Id
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput, SalonError
+from app.i18n import _, ngettext
 from app.security.text import plain_text
 from app.security.tokens import new_token
 from app.services import admin_chips, club, members, treasury
@@ -24,6 +25,7 @@ from app.services import tables as table_service
 from app.services.audit import club_audit
 from app.services.ledger import MAX_REASON_LENGTH
 from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
+from app.web.admin_words import said
 from app.web.form_fields import whole_number
 from app.web.pages import render
 from app.web.treasury_pages import treasury_overview
@@ -65,6 +67,7 @@ async def _dashboard(
             ).lines,
             "audit": await club_audit(session),
             "chip_key": new_token(12),
+            "said": said,
             **await treasury_overview(session, request),
         }
     return await render(request, db, caller, "admin.html", status_code, **context, **extra)
@@ -103,13 +106,18 @@ async def member_action(
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         if verb == "reject":
-            return f"{await members.reject(session, actor, member_id)}: sign-up rejected."
+            rejected = await members.reject(session, actor, member_id)
+            return _("%(name)s: sign-up rejected.", name=rejected)
         if verb in MemberAction:
             user = await MemberAction[verb](session, actor, member_id)
-            return f"{user.username}: {user.status}."
+            return _(
+                "%(name)s: %(status)s.",
+                name=user.username,
+                status=said("member_status", user.status),
+            )
         role = Role.ADMIN if verb == "make-admin" else Role.MEMBER
         user = await members.set_role(session, actor, member_id, role)
-        return f"{user.username} is now {user.role}."
+        return _("%(name)s is now %(role)s.", name=user.username, role=said("role", user.role))
 
     page = await _act(request, db, caller, action)
     if verb == "ban":  # a banned member's table sockets close now
@@ -143,11 +151,11 @@ async def chips(
             reason=reason,
         )
         if posted.replayed:
-            return "That form was already sent: nothing moved twice."
+            return _("That form was already sent: nothing moved twice.")
         user = await members.get_member(session, member_id)
         if grant:
-            return f"Granted {chips_} to {user.username}."
-        return f"Deducted {chips_} from {user.username}."
+            return _("Granted %(chips)s to %(name)s.", chips=chips_, name=user.username)
+        return _("Deducted %(chips)s from %(name)s.", chips=chips_, name=user.username)
 
     return await _act(request, db, caller, action)
 
@@ -162,9 +170,9 @@ async def invite(
     async def action(session: Any, actor: Any) -> str:
         uses = whole_number(max_uses, "Uses")
         if not 1 <= uses <= 1000:
-            raise InvalidInput("invalid_input", "Uses must be between 1 and 1000.")
+            raise InvalidInput("invalid_input", _("Uses must be between 1 and 1000."))
         created = await members.create_invite(session, actor, members.InviteSpec(max_uses=uses))
-        return f"Invite code created: {created.code}"
+        return _("Invite code created: %(code)s", code=created.code)
 
     return await _act(request, db, caller, action)
 
@@ -173,7 +181,7 @@ async def invite(
 async def revoke_invite(request: Request, db: DbDep, caller: PageAdmin, invite_id: Id) -> Response:
     async def action(session: Any, actor: Any) -> str:
         revoked = await members.revoke_invite(session, actor, invite_id)
-        return f"Invite code {revoked.code} revoked."
+        return _("Invite code %(code)s revoked.", code=revoked.code)
 
     return await _act(request, db, caller, action)
 
@@ -187,7 +195,12 @@ async def return_stranded(
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         chips = await admin_chips.return_stranded(session, actor, account)
-        return f"{chips} chips returned from {account}."
+        return ngettext(
+            "%(num)d chip returned from %(account)s.",
+            "%(num)d chips returned from %(account)s.",
+            chips,
+            account=account,
+        )
 
     return await _act(request, db, caller, action)
 
@@ -203,6 +216,9 @@ async def club_settings(
     signup_requires_approval: Annotated[str, Form(max_length=3)] = "",
     members_may_create_tables: Annotated[str, Form(max_length=3)] = "",
     seed_reveal: Annotated[Literal["hand", "session"] | None, Form()] = None,
+    # A language's code, or none (English): the form sends the whole settings, so absent
+    # (as a browser sends an empty field) is none, like an unticked box.
+    default_language: Annotated[str, Form(max_length=16)] = "",
 ) -> Response:
     async def action(session: Any, actor: Any) -> str:
         await club.update_club(
@@ -214,9 +230,10 @@ async def club_settings(
                 members_may_create_tables=members_may_create_tables == "on",
                 default_turn_seconds=whole_number(default_turn_seconds, "Turn timer"),
                 seed_reveal=seed_reveal,
+                default_language=default_language,
             ),
             actor,
         )
-        return "Club settings saved."
+        return _("Club settings saved.")
 
     return await _act(request, db, caller, action)

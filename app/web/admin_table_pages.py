@@ -11,13 +11,14 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
-from markupsafe import Markup
+from markupsafe import escape
 
 from app.api.deps import Caller, DbDep, OptionalCaller
 from app.api.schemas import Id
 from app.bots.levels import LEVELS
 from app.db.models import TableStatus, User
 from app.errors import Conflict, SalonError
+from app.i18n import _, ngettext
 from app.security.tokens import new_token
 from app.services import moderation
 from app.services import tables as table_service
@@ -27,6 +28,7 @@ from app.tables.manager import TableManager
 from app.tables.moderation import announce_removal
 from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
 from app.web.admin_pages import FORM_KEY
+from app.web.admin_words import said
 from app.web.display import when
 from app.web.pages import render
 
@@ -42,8 +44,17 @@ STATUS_VERBS: dict[str, TableStatus] = {
     "resume": TableStatus.OPEN,
     "close": TableStatus.CLOSED,
 }
-# The mute lengths the page offers, in minutes (the API takes any from 1 to 30 days).
-MUTE_CHOICES = {15: "15 minutes", 60: "1 hour", 24 * 60: "1 day", 7 * 24 * 60: "1 week"}
+
+
+def mute_choices() -> dict[int, str]:
+    """The mute lengths the page offers, in minutes (the API takes any from 1 to 30 days),
+    in the reader's words."""
+    return {
+        15: ngettext("%(num)d minute", "%(num)d minutes", 15),
+        60: ngettext("%(num)d hour", "%(num)d hours", 1),
+        24 * 60: ngettext("%(num)d day", "%(num)d days", 1),
+        7 * 24 * 60: ngettext("%(num)d week", "%(num)d weeks", 1),
+    }
 
 
 def _manager(request: Request) -> TableManager:
@@ -76,7 +87,8 @@ async def _table_page(
         "lines": lines,
         "authors": authors,
         "muted": muted,
-        "mute_choices": MUTE_CHOICES,
+        "mute_choices": mute_choices(),
+        "said": said,
         # Each page's own: a form sent twice (a double click) seats one bot.
         "new_request_key": new_token(16),
     }
@@ -109,10 +121,10 @@ async def set_status(
         async with db.transaction() as session:
             table = await table_service.get_table(session, table_id)
         if table.status == TableStatus.CLOSED:
-            raise Conflict("table_closed", "This table is closed.")
+            raise Conflict("table_closed", _("This table is closed."))
         actor = await _manager(request).table(table_id)
         answer = await actor.call(SetStatus(STATUS_VERBS[verb], by_admin=admin.id))
-        return f"The table is {answer['status']}."
+        return _("The table is %(status)s.", status=said("table_status", answer["status"]))
 
     return await _act(request, db, caller, table_id, action)
 
@@ -139,7 +151,7 @@ async def seat_bot(
         answer = await _ask_table(
             request, db, table_id, SeatBot(level, None, None, bot_key, admin.id)
         )
-        return f"A bot sits in seat {answer.answer['seat'] + 1}."
+        return _("A bot sits in seat %(number)s.", number=answer.answer["seat"] + 1)
 
     return await _act(request, db, caller, table_id, action)
 
@@ -150,7 +162,7 @@ async def remove_bot(
 ) -> Response:
     async def action(admin: User) -> str:
         answer = await _ask_table(request, db, table_id, RemoveBot(seat, admin.id))
-        return "The bot has left." if answer["left"] else "The bot leaves after this hand."
+        return _("The bot has left.") if answer["left"] else _("The bot leaves after this hand.")
 
     return await _act(request, db, caller, table_id, action)
 
@@ -168,8 +180,8 @@ async def set_bot_fill(
     async def action(admin: User) -> str:
         await _ask_table(request, db, table_id, SetBotFill(level or None, admin.id))
         if not level:
-            return "Empty seats are no longer filled with bots."
-        return "Empty seats are filled with bots while someone plays here."
+            return _("Empty seats are no longer filled with bots.")
+        return _("Empty seats are filled with bots while someone plays here.")
 
     return await _act(request, db, caller, table_id, action)
 
@@ -186,7 +198,7 @@ async def remove_line(
         async with db.transaction() as session:
             removed = await moderation.remove_line(session, admin, message_id)
         await announce_removal(_manager(request), removed)
-        return "The line was removed: everyone sees it as removed by an admin."
+        return _("The line was removed: everyone sees it as removed by an admin.")
 
     return await _act(request, db, caller, table_id, action)
 
@@ -203,8 +215,8 @@ async def mute(
     async def action(admin: User) -> str:
         async with db.transaction() as session:
             until = await moderation.mute(session, admin, member_id, minutes)
-        # A <time> the page shows in the admin's own zone.
-        return Markup("Muted in the chat until {}.").format(when(until))
+        # A <time> the page shows in the admin's own zone, in the sentence read as text.
+        return escape(_("Muted in the chat until %(when)s.")) % {"when": when(until)}
 
     return await _act(request, db, caller, table_id, action)
 
@@ -220,6 +232,6 @@ async def unmute(
     async def action(admin: User) -> str:
         async with db.transaction() as session:
             await moderation.unmute(session, admin, member_id)
-        return "They may chat again."
+        return _("They may chat again.")
 
     return await _act(request, db, caller, table_id, action)
