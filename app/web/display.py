@@ -13,7 +13,7 @@ from datetime import datetime
 
 from markupsafe import Markup
 
-from app.i18n import _
+from app.i18n import _, pgettext
 from app.services.time_words import in_utc, time_words
 
 
@@ -21,7 +21,8 @@ def ledger_kinds() -> dict[str, str]:
     """Every kind of ledger operation, as people say it in the request's language (the codes
     stay in the CSV exports)."""
     return {
-        "grant": _("Grant"),
+        # A noun here (the button that grants chips is a verb).
+        "grant": pgettext("ledger", "Grant"),
         "deduct": _("Deduction"),
         "buy_in": _("Buy-in"),
         "top_up": _("Top-up"),

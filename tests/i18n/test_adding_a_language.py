@@ -40,7 +40,7 @@ def test_a_seventh_language_made_with_make_language_is_offered(tmp_path: Path) -
     text = catalog.read_text()
     # Every word the sources mark, each to translate (the completeness test fails until
     # each has its German).
-    assert text.count('msgstr ""') >= len(extracted())
+    assert text.count('msgstr ""') + text.count('msgstr[0] ""') >= len(extracted())
     assert 'msgid "Log in"' in text
     (tmp_path / "data").mkdir()
     env = salon_env(tmp_path / "data")
