@@ -24,9 +24,11 @@ from app.api.deps import Caller, DbDep, OptionalCaller, csrf_protect
 from app.api.schemas import FormId, Id
 from app.db.models import ChipRequestStatus, GameTable, User
 from app.errors import InvalidInput, SalonError
+from app.i18n import _, pgettext
 from app.services import chip_requests, ledger, members, overview, sessions, treasury
 from app.tables.latency import LatencyRecorder
 from app.web.admin_guards import ADMIN_PAGE_GUARDS, PageAdmin
+from app.web.admin_words import said
 from app.web.pages import redirect, render, render_account
 from app.ws.logins import LoginSockets
 
@@ -55,7 +57,9 @@ def _day(value: str, field: str) -> date | None:
             raise ValueError
         return date.fromisoformat(value)
     except ValueError:
-        raise InvalidInput("invalid_input", f"{field} must be a date (YYYY-MM-DD).") from None
+        raise InvalidInput(
+            "invalid_input", _("%(field)s must be a date (YYYY-MM-DD).", field=field)
+        ) from None
 
 
 def _midnight(day: date) -> datetime:
@@ -119,10 +123,10 @@ def filters(
     chips: QueryText = "",
 ) -> Filters:
     if kind and not _KIND.fullmatch(kind):
-        raise InvalidInput("invalid_input", "Unknown kind of movement.")
+        raise InvalidInput("invalid_input", _("Unknown kind of movement."))
     if chips not in ("", "practice"):
-        raise InvalidInput("invalid_input", "Chips are the club's or practice play money.")
-    first, last = _day(since, "From"), _day(until, "To")
+        raise InvalidInput("invalid_input", _("Chips are the club's or practice play money."))
+    first, last = _day(since, pgettext("dates", "From")), _day(until, pgettext("dates", "To"))
     return Filters(
         member="" if member is None else str(member),
         table="" if table is None else str(table),
@@ -239,6 +243,7 @@ async def _requests_page(
         status_code,
         pending=pending,
         decided=decided,
+        said=said,
         **extra,
     )
 
@@ -265,8 +270,20 @@ async def decide_chip_request(
             name = (await members.get_member(session, decided.user_id)).display_name
     except SalonError as error:
         return await _requests_page(request, db, caller, error.status_code, error=error)
-    done = "approved" if verb == "approve" else "declined"
-    notice = f"Request #{request_id} from {name} for {decided.amount} {done}."
+    if verb == "approve":
+        notice = _(
+            "Request #%(number)s from %(name)s for %(amount)s approved.",
+            number=request_id,
+            name=name,
+            amount=decided.amount,
+        )
+    else:
+        notice = _(
+            "Request #%(number)s from %(name)s for %(amount)s declined.",
+            number=request_id,
+            name=name,
+            amount=decided.amount,
+        )
     return await _requests_page(request, db, caller, notice=notice)
 
 
@@ -292,6 +309,7 @@ async def member_page(request: Request, db: DbDep, caller: PageAdmin, member_id:
         by_game=sessions.nets_by(rows, "game"),
         by_month=sessions.nets_by(rows, "month"),
         chip_requests=asked,
+        said=said,
     )
 
 
@@ -310,7 +328,7 @@ async def ask_for_chips(
         return redirect("/login")
     try:
         if not _WHOLE_NUMBER.fullmatch(amount.strip()):
-            raise InvalidInput("request_amount_not_positive", "Ask for a whole positive number.")
+            raise InvalidInput("request_amount_not_positive", _("Ask for a whole positive number."))
         async with db.transaction() as session:
             await chip_requests.create(session, caller.user, int(amount), note)
     except SalonError as error:
