@@ -63,7 +63,8 @@ def _table_cards(game: str, view: Mapping[str, Any]) -> str | None:
     if shown is None:
         return None
     words, card = shown
-    return words.format(card=card_text(card))
+    # The engine's words, marked there, in the reader's language.
+    return _(words).format(card=card_text(card))
 
 
 def hand_record(
