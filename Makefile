@@ -61,7 +61,7 @@ lock: | $(BIN)/python
 ## make messages: extract the marked words (Python, templates, scripts) and bring every
 ## catalog up to date; then translate what is new (tests/i18n fails until it is).
 # (the scripts' own, t, tn and tp, are in babel.cfg)
-MESSAGE_KEYWORDS := -k _ -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3
+MESSAGE_KEYWORDS := -k _ -k N_ -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3
 messages: $(VENV)/.installed
 	$(BIN)/pybabel -q extract -F babel.cfg $(MESSAGE_KEYWORDS) --no-default-keywords \
 	    --sort-by-file --project=Salon --omit-header -o .messages.pot .

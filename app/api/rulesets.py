@@ -161,14 +161,14 @@ async def option_schema(game: Game, caller: AdminCaller) -> list[OptionFieldPubl
     return [
         OptionFieldPublic(
             name=f.name,
-            label=f.info.label,
+            label=f.label,
             section=f.info.section,
-            explanation=f.info.explanation,
+            explanation=f.explanation,
             kind=f.info.kind,
             choices=f.choices,
             minimum=f.info.minimum,
             maximum=f.info.maximum,
-            none_words=f.info.none_words,
+            none_words=f.none_words,
             default=f.default,
         )
         for f in rule_words.option_fields(game, {})

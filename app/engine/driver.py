@@ -234,7 +234,8 @@ class GameDriver(Protocol):
 
     def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
         """The card face up on the table in a hand's view, with the words around it
-        (``"Trump: {card} turned"``), or None."""
+        (``"Trump: {card} turned"``, marked with ``N_``: the app says them in the reader's
+        language), or None."""
         ...
 
     @property

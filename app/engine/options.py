@@ -16,6 +16,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 from app.engine.base import EngineError
 
 
+def N_(text: str) -> str:
+    """Marks an option's words for translation (`make messages` extracts them) and returns
+    them unchanged: the engine keeps its English, which the app translates where it shows
+    the words to a person (app/services/rule_words.py)."""
+    return text
+
+
 class ConfigError(EngineError):
     """A rules config that is malformed or asks for an impossible combination.
 

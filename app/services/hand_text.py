@@ -10,6 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from app.engine import registry
+from app.i18n import _, ngettext
 from app.services.hand_replay import card_text, cards_text
 from app.services.history import HandSummary
 from app.services.time_words import time_words
@@ -17,18 +18,24 @@ from app.services.time_words import time_words
 GAME_TITLES = {name: game.title for name, game in registry.GAMES.items()}
 
 
-# rules/bouillotte.md §6: the showdown's categories, as the engine names them.
-SHOWDOWN_WORDS = {
-    "carre": "brelan carré",
-    "brelan": "brelan",
-    "mistigri": "mistigri brelan",
-    "points": "points",
-}
+def showdown_words(rank: object) -> str:
+    """rules/bouillotte.md §6: a showdown's category, as the engine names it, in words."""
+    words = {
+        "carre": _("brelan carré"),
+        "brelan": _("brelan"),
+        "mistigri": _("mistigri brelan"),
+        "points": _("points"),
+    }
+    return words.get(str(rank), str(rank).replace("_", " "))
 
 
 def chip_count(amount: int) -> str:
     """``1 chip``, ``12 chips``."""
-    return f"{amount} chip" if amount == 1 else f"{amount} chips"
+    return ngettext("%(num)d chip", "%(num)d chips", amount)
+
+
+def _seat_name(seated: Mapping[int, str], seat: object) -> str:
+    return seated.get(int(str(seat)), _("Seat %(number)s", number=seat))
 
 
 def _signed(value: int) -> str:
@@ -39,11 +46,11 @@ def _cards_line(view: Mapping[str, Any], seated: Mapping[int, str], full: bool) 
     if full:
         hands = view.get("hands", {})
         return [
-            f"  {seated.get(int(seat), f'Seat {seat}')}: {cards_text(cards)}"
+            f"  {_seat_name(seated, seat)}: {cards_text(cards)}"
             for seat, cards in sorted(hands.items(), key=lambda kv: int(kv[0]))
         ]
     if view.get("hand"):
-        return [f"  Your cards: {cards_text(view['hand'])}"]
+        return ["  " + _("Your cards: %(cards)s", cards=cards_text(view["hand"]))]
     return []
 
 
@@ -56,7 +63,8 @@ def _table_cards(game: str, view: Mapping[str, Any]) -> str | None:
     if shown is None:
         return None
     words, card = shown
-    return words.format(card=card_text(card))
+    # The engine's words, marked there, in the reader's language.
+    return _(words).format(card=card_text(card))
 
 
 def hand_record(
@@ -73,18 +81,30 @@ def hand_record(
     hand = deal["hand"]
     seated = {p.seat: p.name for p in summary.players}
     lines = [
-        f"Salon hand history: {summary.table_name}, Hand #{summary.number}"
-        f" ({GAME_TITLES.get(summary.game, summary.game)})",
-        f"Ended {time_words(summary.ended_at, zone)}",
-        f"Commitment (SHA-256 of the seed): {hand['commitment']}",
-        f"Seed: {seed}" if seed else "Seed: not revealed yet",
+        _(
+            "Salon hand history: %(table)s, Hand #%(number)s (%(game)s)",
+            table=summary.table_name,
+            number=summary.number,
+            game=GAME_TITLES.get(summary.game, summary.game),
+        ),
+        _("Ended %(time)s", time=time_words(summary.ended_at, zone)),
+        _("Commitment (SHA-256 of the seed): %(value)s", value=hand["commitment"]),
+        _("Seed: %(seed)s", seed=seed) if seed else _("Seed: not revealed yet"),
     ]
     if full:
-        lines.append("Full view (admin): every player's cards are shown.")
+        lines.append(_("Full view (admin): every player's cards are shown."))
     lines.append("")
-    lines.append(f"Dealer: {seated.get(int(hand['dealer']), 'seat ' + str(hand['dealer']))}")
+    dealer = seated.get(int(hand["dealer"]), _("seat %(number)s", number=hand["dealer"]))
+    lines.append(_("Dealer: %(name)s", name=dealer))
     for seat in deal["seats"]:
-        lines.append(f"Seat {seat['seat']}: {seat['name']} ({chip_count(int(seat['stack']))})")
+        lines.append(
+            _(
+                "Seat %(number)s: %(name)s (%(chips)s)",
+                number=seat["seat"],
+                name=seat["name"],
+                chips=chip_count(int(seat["stack"])),
+            )
+        )
     # Bouillotte deals after the straddles: the cards are those of the first step showing any.
     seen = next((step["view"]["hand"] for step in steps if _has_cards(step["view"]["hand"])), hand)
     on_table = _table_cards(summary.game, seen)
@@ -92,23 +112,27 @@ def hand_record(
         lines.append(on_table)
     dealt = _cards_line(seen, seated, full)
     if dealt:
-        lines.append("Cards dealt:")
+        lines.append(_("Cards dealt:"))
         lines.extend(dealt)
     lines.append("")
-    lines.append("Actions:")
+    lines.append(_("Actions:"))
     for n, step in enumerate(steps[1:-1], start=1):
-        where = f" (trick {step['trick']})" if step.get("trick") else ""
-        lines.append(f"  {n}. {step['label']}{where}")
+        if step.get("trick"):
+            told = _("%(action)s (trick %(trick)s)", action=step["label"], trick=step["trick"])
+        else:
+            told = step["label"]
+        lines.append(f"  {n}. {told}")
     lines.append("")
     showdown = end["hand"].get("showdown")
     if showdown:
-        lines.append("Showdown:")
+        lines.append(_("Showdown:"))
         for seat, shown in sorted(showdown.items(), key=lambda kv: int(kv[0])):
-            name = seated.get(int(seat), f"Seat {seat}")
-            rank = SHOWDOWN_WORDS.get(shown["rank"], str(shown["rank"]).replace("_", " "))
+            name = _seat_name(seated, seat)
+            rank = showdown_words(shown["rank"])
             lines.append(f"  {name}: {cards_text(shown['cards'])} ({rank})")
-    lines.append(f"Result: {steps[-1]['label']}")
+    lines.append(_("Result: %(result)s", result=steps[-1]["label"]))
     for player in summary.players:
-        mark = " (won)" if player.won else ""
-        lines.append(f"  {player.name}: {_signed(player.net)}{mark}")
+        net = _signed(player.net)
+        won = _("%(net)s (won)", net=net) if player.won else net
+        lines.append(f"  {player.name}: {won}")
     return "\n".join(lines) + "\n"

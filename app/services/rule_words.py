@@ -4,7 +4,8 @@ the engine's own validator with each error placed on the field it concerns.
 
 Nothing here knows an option by name: every label, allowed value and explanation comes from
 the engine's ``OPTION_INFO`` and ``REFUSED_COMBINATIONS`` (rules/*.md), through each game's
-driver in the registry.
+driver in the registry. The engine keeps them in English (marked for the catalogs); they are
+translated here, into the reader's language, when they are handed to a person.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from app.engine import registry
 from app.engine.options import ConfigError, OptionInfo, RefusedCombination, RuleOptions
 from app.errors import InvalidInput
+from app.i18n import _, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +74,21 @@ class OptionField:
     value: object
 
     @property
+    def label(self) -> str:
+        return _(self.info.label)
+
+    @property
+    def explanation(self) -> str:
+        return _(self.info.explanation)
+
+    @property
+    def none_words(self) -> str | None:
+        return None if self.info.none_words is None else _(self.info.none_words)
+
+    @property
     def choices(self) -> list[tuple[str, str]]:
         """(form value, words) of every allowed value of a choice or yes/no option."""
-        return [(form_value(v), words) for v, words in self.info.words.items()]
+        return [(form_value(v), _(words)) for v, words in self.info.words.items()]
 
     @property
     def form_value(self) -> str:
@@ -82,7 +96,24 @@ class OptionField:
 
     @property
     def default_words(self) -> str:
-        return self.info.describe(self.default)
+        return describe(self.info, self.default)
+
+
+def describe(info: OptionInfo, value: object) -> str:
+    """The value in words in the reader's language, as ``OptionInfo.describe`` says it in
+    English (whole numbers of chips or pots by the language's plural rules)."""
+    if value is None and info.none_words is not None:
+        return _(info.none_words)
+    if value is None:
+        return _("none")
+    if info.kind in ("bool", "choice"):
+        return _(info.describe(value))
+    if isinstance(value, int) and not isinstance(value, bool):
+        if info.unit == " chips":
+            return ngettext("%(num)d chip", "%(num)d chips", value)
+        if info.unit == " pots":
+            return ngettext("%(num)d pot", "%(num)d pots", value)
+    return info.describe(value)
 
 
 def form_value(value: object) -> str:
@@ -125,10 +156,10 @@ def listing(game: str, options: Mapping[str, Any]) -> list[RuleLine]:
     effective = normalised(game, options)
     return [
         RuleLine(
-            f.info.label,
-            f.info.describe(effective.get(f.name, f.default)),
+            f.label,
+            describe(f.info, effective.get(f.name, f.default)),
             f.info.section,
-            f.info.explanation,
+            f.explanation,
             f.name in effective,
         )
         for f in option_fields(game, effective)
@@ -142,7 +173,7 @@ def summary(game: str, options: Mapping[str, Any], *, with_stakes: bool = True) 
     effective = normalised(game, options)
     stakes = rules.stakes
     parts = [
-        f"{rules.info[key].label} {rules.info[key].describe(value)}"
+        f"{_(rules.info[key].label)} {describe(rules.info[key], value)}"
         for key, value in stakes_of(game, effective).items()
         if with_stakes and value is not None
     ]
@@ -151,7 +182,7 @@ def summary(game: str, options: Mapping[str, Any], *, with_stakes: bool = True) 
         for f, line in zip(option_fields(game, effective), listing(game, effective), strict=True)
         if line.changed and f.name not in stakes
     ]
-    return " · ".join(parts + (changed or ["standard rules"]))
+    return " · ".join(parts + (changed or [_("standard rules")]))
 
 
 def stakes_of(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -192,10 +223,13 @@ def check(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
             for refused in rules.refused:
                 pair = dict([refused.first, refused.second])
                 if all(options.get(key, _MISSING) == value for key, value in pair.items()):
-                    message = (
-                        f"{_said(rules, refused.first)} cannot be combined with "
-                        f"{_said(rules, refused.second)} (rules {refused.section}): "
-                        f"{refused.why}."
+                    message = _(
+                        "%(first)s cannot be combined with %(second)s (rules %(section)s):"
+                        " %(why)s.",
+                        first=_said(rules, refused.first),
+                        second=_said(rules, refused.second),
+                        section=refused.section,
+                        why=_(refused.why),
                     )
                     raise InvalidRules(message, list(pair), error.code) from None
         fields_ = [error.field] if error.field else []
@@ -208,7 +242,7 @@ _MISSING = object()
 def _said(rules: GameRules, option: tuple[str, object]) -> str:
     """``("declare", "simultaneous")`` → ``"“Play or pass: committed secretly…”"``."""
     info = rules.info[option[0]]
-    return f"“{info.label}: {info.describe(option[1])}”"
+    return _("“%(label)s: %(value)s”", label=_(info.label), value=describe(info, option[1]))
 
 
 # Digits 0-9 only: int() would also read other scripts' digits.
@@ -226,7 +260,9 @@ def parse_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
         raw = raw.strip()
         if f.info.kind == "bool":
             if raw not in ("true", "false"):
-                raise InvalidRules(f"{f.info.label}: choose yes or no.", [f.name], "bad_option")
+                raise InvalidRules(
+                    _("%(label)s: choose yes or no.", label=f.label), [f.name], "bad_option"
+                )
             options[f.name] = raw == "true"
         elif f.info.kind == "choice":
             options[f.name] = raw
@@ -235,5 +271,7 @@ def parse_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
         elif _WHOLE_NUMBER.fullmatch(raw):
             options[f.name] = int(raw)
         else:
-            raise InvalidRules(f"{f.info.label} must be a whole number.", [f.name], "bad_option")
+            raise InvalidRules(
+                _("%(label)s must be a whole number.", label=f.label), [f.name], "bad_option"
+            )
     return options

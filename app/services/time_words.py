@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from math import ceil
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from app.i18n import ngettext
+
 # What an IANA zone name is made of ("Europe/Paris", "America/Port-au-Prince", "Etc/GMT+5"):
 # anything else (a dot, a leading slash) is never looked up among the system's files.
 ZONE_NAME = re.compile(r"[A-Za-z0-9_+-]{1,30}(?:/[A-Za-z0-9_+-]{1,30}){0,2}")
@@ -51,8 +53,8 @@ def time_left_words(until: datetime, now: datetime) -> str:
     "1 minute", "90 minutes", "3 hours", "7 days" (the same in every time zone)."""
     minutes = max(1, ceil((in_utc(until) - in_utc(now)).total_seconds() / 60))
     if minutes < 120:
-        return "1 minute" if minutes == 1 else f"{minutes} minutes"
+        return ngettext("%(num)d minute", "%(num)d minutes", minutes)
     hours = ceil(minutes / 60)
     if hours < 48:
-        return f"{hours} hours"
-    return f"{ceil(hours / 24)} days"
+        return ngettext("%(num)d hour", "%(num)d hours", hours)
+    return ngettext("%(num)d day", "%(num)d days", ceil(hours / 24))

@@ -389,7 +389,7 @@ def _table_edit(table: GameTable, form: dict[str, str]) -> table_service.TableEd
     stakes: dict[str, Any] = {}
     for key in about.stakes:
         typed = form.get(key, "").strip()
-        stakes[key] = whole_number(typed, about.info[key].label) if typed else None
+        stakes[key] = whole_number(typed, _(about.info[key].label)) if typed else None
     chosen = form.get("ruleset_id", "").strip()
     ruleset_id = whole_number(chosen, _("Configuration")) if chosen else None
     buy_in = {

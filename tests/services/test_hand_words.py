@@ -6,7 +6,7 @@ card is said as the table's hand log says it."""
 from __future__ import annotations
 
 from app.services.hand_replay import Viewer, action_from_log, action_label
-from app.services.hand_text import SHOWDOWN_WORDS, chip_count
+from app.services.hand_text import chip_count, showdown_words
 
 
 def said(action: str, phase: str, amount: int | None = None, cards: list[str] | None = None) -> str:
@@ -27,8 +27,8 @@ def test_openings_raises_and_va_tout_in_words() -> None:
 
 
 def test_showdown_categories_and_chip_counts_in_words() -> None:
-    assert SHOWDOWN_WORDS["carre"] == "brelan carré"
-    assert SHOWDOWN_WORDS["mistigri"] == "mistigri brelan"
+    assert showdown_words("carre") == "brelan carré"
+    assert showdown_words("mistigri") == "mistigri brelan"
     assert chip_count(1) == "1 chip"
     assert chip_count(0) == "0 chips"
     assert chip_count(1616) == "1616 chips"

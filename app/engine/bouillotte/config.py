@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from app.engine.options import (
     MAX_CHIPS,
+    N_,
     ConfigError,
     OptionInfo,
     RefusedCombination,
@@ -93,76 +94,79 @@ def _validate(rules: BouillotteRules) -> None:
 REFUSED_COMBINATIONS: tuple[RefusedCombination, ...] = ()
 """Every combination of valid values is valid (rules/bouillotte.md §8 "Rules config")."""
 
-_YES_NO: dict[object, str] = {True: "yes", False: "no"}
+_YES_NO: dict[object, str] = {True: N_("yes"), False: N_("no")}
 
 OPTION_INFO: dict[str, OptionInfo] = {
     "direction": OptionInfo(
-        label="Direction of play",
+        label=N_("Direction of play"),
         section="introduction",
-        explanation="Deal, bets and the deal itself pass to the right, or to the left.",
+        explanation=N_("Deal, bets and the deal itself pass to the right, or to the left."),
         kind="choice",
-        words={"counter_clockwise": "to the right (counter-clockwise)", "clockwise": "clockwise"},
+        words={
+            "counter_clockwise": N_("to the right (counter-clockwise)"),
+            "clockwise": N_("clockwise"),
+        },
     ),
     "cave": OptionInfo(
-        label="Cave",
+        label=N_("Cave"),
         section="§1",
-        explanation="The chips every player sits down with, and buys again when all are lost.",
+        explanation=N_("The chips every player sits down with, and buys again when all are lost."),
         kind="int",
         minimum=1,
         maximum=MAX_CHIPS,
         unit=" chips",
     ),
     "seating": OptionInfo(
-        label="Seating",
+        label=N_("Seating"),
         section="§1",
-        explanation="Seats are drawn by cards before the first hand, or kept as players join.",
+        explanation=N_("Seats are drawn by cards before the first hand, or kept as players join."),
         kind="choice",
-        words={"draw": "drawn by cards", "as_joined": "as the players joined"},
+        words={"draw": N_("drawn by cards"), "as_joined": N_("as the players joined")},
     ),
     "ante_mode": OptionInfo(
-        label="Antes",
+        label=N_("Antes"),
         section="§2",
-        explanation="Each player antes 1 and the dealer 1 more, or only the dealer antes 1.",
+        explanation=N_("Each player antes 1 and the dealer 1 more, or only the dealer antes 1."),
         kind="choice",
         words={
-            "all_plus_dealer": "everyone, and the dealer twice",
-            "dealer_only": "the dealer only",
+            "all_plus_dealer": N_("everyone, and the dealer twice"),
+            "dealer_only": N_("the dealer only"),
         },
     ),
     "buy_back": OptionInfo(
-        label="Straddle buy-back",
+        label=N_("Straddle buy-back"),
         section="§3",
-        explanation="A straddler may double again to win back the right to speak last.",
+        explanation=N_("A straddler may double again to win back the right to speak last."),
         kind="bool",
         words=_YES_NO,
     ),
     "mistigri": OptionInfo(
-        label="Brelan de mistigri",
+        label=N_("Brelan de mistigri"),
         section="§6",
-        explanation="The queen of clubs with a pair of one colour ranks just below a brelan.",
+        explanation=N_("The queen of clubs with a pair of one colour ranks just below a brelan."),
         kind="bool",
         words=_YES_NO,
     ),
     "brelans": OptionInfo(
-        label="Brelans count",
+        label=N_("Brelans count"),
         section="§6",
-        explanation="Three of a kind wins; without it (high stakes) points always decide.",
+        explanation=N_("Three of a kind wins; without it (high stakes) points always decide."),
         kind="bool",
         words=_YES_NO,
     ),
     "bonus_carre": OptionInfo(
-        label="Brelan carré bonus",
+        label=N_("Brelan carré bonus"),
         section="§7",
-        explanation="Chips every other player pays the holder of four of a kind.",
+        explanation=N_("Chips every other player pays the holder of four of a kind."),
         kind="int",
         minimum=0,
         maximum=MAX_CHIPS,
         unit=" chips",
     ),
     "bonus_brelan": OptionInfo(
-        label="Brelan bonus",
+        label=N_("Brelan bonus"),
         section="§7",
-        explanation="Chips every other player pays the holder of three of a kind.",
+        explanation=N_("Chips every other player pays the holder of three of a kind."),
         kind="int",
         minimum=0,
         maximum=MAX_CHIPS,

@@ -29,7 +29,7 @@ from app.engine.driver import (
     StakeField,
     TableSeating,
 )
-from app.engine.options import RuleOptions
+from app.engine.options import N_, RuleOptions
 
 # Showdown ranks that count as a brelan (a carré is a brelan and the upcard).
 BRELAN_RANKS = frozenset({"brelan", "carre"})
@@ -135,7 +135,7 @@ class BouillotteDriver(RulesDriver):
 
     def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
         upcard = view.get("upcard")
-        return ("Upcard: {card}", str(upcard)) if upcard else None
+        return (N_("Upcard: {card}"), str(upcard)) if upcard else None
 
     # A smaller pack by the number of players dealt in (rules/bouillotte.md §1).
     packs = PACKS

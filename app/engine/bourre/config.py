@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from app.engine.options import (
     MAX_CHIPS,
+    N_,
     ConfigError,
     OptionInfo,
     RefusedCombination,
@@ -140,15 +141,19 @@ REFUSED_COMBINATIONS: tuple[RefusedCombination, ...] = (
         ("declare", "simultaneous"),
         ("draw_with_declare", True),
         "§4",
-        "an exchange made in the declaring turn would reveal a commitment that must stay "
-        "secret until the last one is in",
+        N_(
+            "an exchange made in the declaring turn would reveal a commitment that must stay "
+            "secret until the last one is in"
+        ),
     ),
     RefusedCombination(
         ("must_trump", "always"),
         ("allow_throw_off", True),
         "§5",
-        "one forces a player who cannot follow suit to play a trump, the other lets that "
-        "player play any card",
+        N_(
+            "one forces a player who cannot follow suit to play a trump, the other lets that "
+            "player play any card"
+        ),
     ),
 )
 """The invalid pairs of rules/bourre.md: every other combination of valid values is valid."""
@@ -156,43 +161,43 @@ REFUSED_COMBINATIONS: tuple[RefusedCombination, ...] = (
 # A renege costing more than ten pots is no house rule anyone plays (Indiana's is 2).
 MAX_RENEGE_PENALTY = 10
 
-_YES_NO: dict[object, str] = {True: "yes", False: "no"}
+_YES_NO: dict[object, str] = {True: N_("yes"), False: N_("no")}
 
 OPTION_INFO: dict[str, OptionInfo] = {
     "ante": OptionInfo(
-        label="Ante",
+        label=N_("Ante"),
         section="§1",
-        explanation="The chips each player puts in the pot before the deal.",
+        explanation=N_("The chips each player puts in the pot before the deal."),
         kind="int",
         minimum=1,
         maximum=MAX_CHIPS,
         unit=" chips",
     ),
     "pot_limit": OptionInfo(
-        label="Pot limit",
+        label=N_("Pot limit"),
         section="§7",
-        explanation="The most a winner takes and a bourré costs; any excess stays in the pot.",
+        explanation=N_("The most a winner takes and a bourré costs; any excess stays in the pot."),
         kind="int",
         minimum=1,
         maximum=MAX_CHIPS,
-        none_words="no limit",
+        none_words=N_("no limit"),
         unit=" chips",
     ),
     "ante_mode": OptionInfo(
-        label="Who antes",
+        label=N_("Who antes"),
         section="§2",
-        explanation=(
+        explanation=N_(
             "Every player dealt in antes, except a player who went bourré or tied for most"
             " tricks in the last hand: they skip this one ante. Or the dealer alone antes for"
             " all of them (no one skips)."
         ),
         kind="choice",
-        words={"each": "every player", "dealer_for_all": "the dealer, for everyone"},
+        words={"each": N_("every player"), "dealer_for_all": N_("the dealer, for everyone")},
     ),
     "double_ante": OptionInfo(
-        label="Double ante",
+        label=N_("Double ante"),
         section="§2",
-        explanation=(
+        explanation=N_(
             "Everyone antes before the deal, even a player who went bourré last hand, and each"
             " player who plays antes again."
         ),
@@ -200,107 +205,112 @@ OPTION_INFO: dict[str, OptionInfo] = {
         words=_YES_NO,
     ),
     "hand_size": OptionInfo(
-        label="Cards per hand",
+        label=N_("Cards per hand"),
         section="§3",
-        explanation="Five cards, or four in the Indiana variant (four tricks).",
+        explanation=N_("Five cards, or four in the Indiana variant (four tricks)."),
         kind="int",
         minimum=4,
         maximum=5,
     ),
     "trump_card": OptionInfo(
-        label="Trump card",
+        label=N_("Trump card"),
         section="§3",
-        explanation="Which card turned face up fixes trump, and who may hold it.",
+        explanation=N_("Which card turned face up fixes trump, and who may hold it."),
         kind="choice",
         words={
-            "dealer_keeps": "the dealer's last card, kept by the dealer",
-            "dead": "an extra card that belongs to no one",
-            "dealer_may_take": "an extra card the dealer may take",
+            "dealer_keeps": N_("the dealer's last card, kept by the dealer"),
+            "dead": N_("an extra card that belongs to no one"),
+            "dealer_may_take": N_("an extra card the dealer may take"),
         },
     ),
     "ace_trump_dealer_must_play": OptionInfo(
-        label="Dealer plays on a turned ace",
+        label=N_("Dealer plays on a turned ace"),
         section="§3",
-        explanation="When the dealer keeps a turned ace, the dealer may not pass.",
+        explanation=N_("When the dealer keeps a turned ace, the dealer may not pass."),
         kind="bool",
         words=_YES_NO,
     ),
     "declare": OptionInfo(
-        label="Play or pass",
+        label=N_("Play or pass"),
         section="§4",
-        explanation="Players declare one after another, or all commit in secret at once.",
+        explanation=N_("Players declare one after another, or all commit in secret at once."),
         kind="choice",
-        words={"in_turn": "declared in turn", "simultaneous": "committed secretly, all at once"},
+        words={
+            "in_turn": N_("declared in turn"),
+            "simultaneous": N_("committed secretly, all at once"),
+        },
     ),
     "draw_with_declare": OptionInfo(
-        label="Draw when declaring",
+        label=N_("Draw when declaring"),
         section="§4",
-        explanation="A player who plays exchanges cards at once, with no separate draw round.",
+        explanation=N_("A player who plays exchanges cards at once, with no separate draw round."),
         kind="bool",
         words=_YES_NO,
     ),
     "entry_requirement": OptionInfo(
-        label="To play, hold",
+        label=N_("To play, hold"),
         section="§4",
-        explanation="What a player must hold at the first declaration to be allowed to play.",
+        explanation=N_("What a player must hold at the first declaration to be allowed to play."),
         kind="choice",
-        words={"none": "anything", "trump_or_club": "a trump or a club"},
+        words={"none": N_("anything"), "trump_or_club": N_("a trump or a club")},
     ),
     "second_chance": OptionInfo(
-        label="Second declaration",
+        label=N_("Second declaration"),
         section="§4",
-        explanation="After the draw, players still in declare again, paying one more ante.",
+        explanation=N_("After the draw, players still in declare again, paying one more ante."),
         kind="bool",
         words=_YES_NO,
     ),
     "max_discard": OptionInfo(
-        label="Most cards exchanged",
+        label=N_("Most cards exchanged"),
         section="§4",
-        explanation="The most cards a player may discard and replace in the draw.",
+        explanation=N_("The most cards a player may discard and replace in the draw."),
         kind="int",
         minimum=0,
         maximum=5,
-        none_words="the whole hand",
+        none_words=N_("the whole hand"),
     ),
     "must_beat": OptionInfo(
-        label="Must beat",
+        label=N_("Must beat"),
         section="§5",
-        explanation="A player following suit must play higher than the trick's best, if able.",
+        explanation=N_("A player following suit must play higher than the trick's best, if able."),
         kind="bool",
         words=_YES_NO,
     ),
     "must_trump": OptionInfo(
-        label="Must trump",
+        label=N_("Must trump"),
         section="§5",
-        explanation="Unable to follow suit: trump only when a trump can win, or always.",
+        explanation=N_("Unable to follow suit: trump only when a trump can win, or always."),
         kind="choice",
-        words={"to_win": "only with a trump that can win", "always": "always"},
+        words={"to_win": N_("only with a trump that can win"), "always": N_("always")},
     ),
     "allow_throw_off": OptionInfo(
-        label="Free throw-off",
+        label=N_("Free throw-off"),
         section="§5",
-        explanation="Unable to follow suit, a player may play any card even holding trumps.",
+        explanation=N_("Unable to follow suit, a player may play any card even holding trumps."),
         kind="bool",
         words=_YES_NO,
     ),
     "cinch_rule": OptionInfo(
-        label="Cinch rule",
+        label=N_("Cinch rule"),
         section="§6",
-        explanation="A player sure of three tricks must play the highest trump to win them.",
+        explanation=N_("A player sure of three tricks must play the highest trump to win them."),
         kind="bool",
         words=_YES_NO,
     ),
     "renege": OptionInfo(
-        label="Illegal cards",
+        label=N_("Illegal cards"),
         section="§8",
-        explanation="The server refuses an illegal card; penalised reneges are not available yet.",
+        explanation=N_(
+            "The server refuses an illegal card; penalised reneges are not available yet."
+        ),
         kind="choice",
-        words={"prevented": "refused by the server", "penalized": "accepted and penalised"},
+        words={"prevented": N_("refused by the server"), "penalized": N_("accepted and penalised")},
     ),
     "renege_penalty": OptionInfo(
-        label="Renege penalty",
+        label=N_("Renege penalty"),
         section="§8",
-        explanation="How many times the pot a renege costs (only with penalised reneges).",
+        explanation=N_("How many times the pot a renege costs (only with penalised reneges)."),
         kind="int",
         minimum=1,
         maximum=MAX_RENEGE_PENALTY,

@@ -29,7 +29,7 @@ from app.engine.driver import (
     TableSeating,
     lowest_card,
 )
-from app.engine.options import RuleOptions
+from app.engine.options import N_, RuleOptions
 
 
 class BourreLiveHand(EngineHand[BourreSession, BourreHand]):
@@ -147,7 +147,7 @@ class BourreDriver(RulesDriver):
 
     def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
         turned = view.get("turned_card")
-        return ("Trump: {card} turned", str(turned)) if turned else None
+        return (N_("Trump: {card} turned"), str(turned)) if turned else None
 
     # All 52 cards, however many players are dealt in (rules/bourre.md §1).
     packs = MappingProxyType({players: FULL_PACK for players in range(min_seats, max_seats + 1)})
