@@ -10,6 +10,7 @@ the game's direction of play, every seat, seat's part and card in its place."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -143,10 +144,11 @@ def felt_problems(page: Page, game: str, count: int) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("game", ["bourre", "bouillotte"])
-def test_no_seat_covers_the_trick_or_the_pot(
-    live_server: LiveServer, new_page: NewPage, shot: Shot, game: str
-) -> None:
+def paused_table_on_two_screens(
+    live_server: LiveServer, new_page: NewPage, table_name: str, game: str, seats: int
+) -> Iterator[tuple[str, Page]]:
+    """A paused table of `seats` seats opened by the owner, shown on a laptop, then on a
+    phone: (screen's name, its page) in turn, each connected."""
     base = live_server.base_url
     owner = new_page(LAPTOP)
     log_in(owner, base, live_server.owner_username, live_server.owner_password)
@@ -155,9 +157,9 @@ def test_no_seat_covers_the_trick_or_the_pot(
         "POST",
         "/api/tables",
         {
-            "name": f"Layout {game}",
+            "name": table_name,
             "game": game,
-            "seat_count": max(SEATS[game]),
+            "seat_count": seats,
             "turn_seconds": 300,
             "rules": {"cave": 100} if game == "bouillotte" else {"ante": 1},
             "buy_in_min": 100,
@@ -165,13 +167,23 @@ def test_no_seat_covers_the_trick_or_the_pot(
         },
     )
     call_api(owner, "POST", f"/api/tables/{table['id']}/pause")
-    problems = []
     for screen, name in ((LAPTOP, "laptop"), (PHONE, "phone")):
         page = owner if screen is LAPTOP else new_page(PHONE)
         if page is not owner:
             log_in(page, base, live_server.owner_username, live_server.owner_password)
         page.goto(f"{base}/tables/{table['id']}")
         expect(page.locator("#connection")).to_have_text("Connected")
+        yield name, page
+
+
+@pytest.mark.parametrize("game", ["bourre", "bouillotte"])
+def test_no_seat_covers_the_trick_or_the_pot(
+    live_server: LiveServer, new_page: NewPage, shot: Shot, game: str
+) -> None:
+    problems = []
+    for name, page in paused_table_on_two_screens(
+        live_server, new_page, f"Layout {game}", game, max(SEATS[game])
+    ):
         for count in SEATS[game]:
             problems += [f"{name}, {count} seats: {p}" for p in felt_problems(page, game, count)]
             if count in (min(SEATS[game]), 5, 8):
@@ -180,30 +192,9 @@ def test_no_seat_covers_the_trick_or_the_pot(
 
 
 def test_the_felt_does_not_mirror_right_to_left(live_server: LiveServer, new_page: NewPage) -> None:
-    base = live_server.base_url
-    owner = new_page(LAPTOP)
-    log_in(owner, base, live_server.owner_username, live_server.owner_password)
-    table = call_api(
-        owner,
-        "POST",
-        "/api/tables",
-        {
-            "name": "Right to left",
-            "game": "bourre",
-            "seat_count": 6,
-            "turn_seconds": 300,
-            "rules": {"ante": 1},
-            "buy_in_min": 100,
-            "buy_in_max": 100,
-        },
-    )
-    call_api(owner, "POST", f"/api/tables/{table['id']}/pause")
-    for screen, name in ((LAPTOP, "laptop"), (PHONE, "phone")):
-        page = owner if screen is LAPTOP else new_page(PHONE)
-        if page is not owner:
-            log_in(page, base, live_server.owner_username, live_server.owner_password)
-        page.goto(f"{base}/tables/{table['id']}")
-        expect(page.locator("#connection")).to_have_text("Connected")
+    for name, page in paused_table_on_two_screens(
+        live_server, new_page, "Right to left", "bourre", 6
+    ):
         english: dict[str, Any] = page.evaluate(DRAW_PLACES, ["bourre", 6])
         page.evaluate("() => { document.documentElement.dir = 'rtl'; }")
         arabic: dict[str, Any] = page.evaluate(DRAW_PLACES, ["bourre", 6])
