@@ -83,6 +83,7 @@ def expect_whole_turn_on_screen(page: Page, state: str) -> None:
 GROW_THE_CONTROLS = """() => {
     const room = innerHeight - document.getElementById("me").getBoundingClientRect().bottom;
     const block = document.createElement("div");
+    block.id = "grown-block";
     block.style.height = `${Math.max(0, room) + 40}px`;
     document.querySelector("#controls .bet-picker").prepend(block);
 }"""
@@ -163,6 +164,7 @@ def phone_turn(phone: Page, *, facing_raise: bool) -> str | None:
             # the page follows them down.
             phone.evaluate(GROW_THE_CONTROLS)
             expect_whole_turn_on_screen(phone, f"{kind}, the controls grown past the screen")
+            phone.evaluate("() => document.getElementById('grown-block').remove()")
         all_in = button(phone, "all_in")
         if all_in.count():
             all_in.click()
