@@ -67,11 +67,29 @@ def off_screen(page: Page) -> list[str]:
     return problems
 
 
+# Resolves once the page has not scrolled for 300 ms: the turn's smooth scroll is over.
+SCROLL_SETTLED = """() => new Promise((resolve) => {
+    let last = scrollY;
+    let still = 0;
+    const look = () => {
+        still = scrollY === last ? still + 1 : 0;
+        last = scrollY;
+        if (still >= 3) resolve(scrollY);
+        else setTimeout(look, 100);
+    };
+    setTimeout(look, 100);
+})"""
+
+
 def expect_whole_turn_on_screen(page: Page, state: str) -> None:
     """Once the page has scrolled to the turn (smoothly, and a busy phone may take its
-    time), everything fits: polled for up to 10 s."""
+    time) and stopped there, everything fits: polled for up to 10 s. Measured on the
+    still page, not in the middle of its scroll, and so the test's next tap meets a still
+    control: Playwright retries a tap on a moving control by scrolling it to the screen's
+    bottom itself, which is not what a player's page does."""
     problems: list[str] = []
     for _ in range(100):
+        page.evaluate(SCROLL_SETTLED)
         problems = off_screen(page)
         if not problems:
             return
