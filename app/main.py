@@ -32,6 +32,7 @@ from app.monitoring.request_log import RequestLog
 from app.security.login_throttle import LoginThrottle
 from app.security.passwords import use_hashing
 from app.security.ratelimit import SlidingWindowLimiter
+from app.services.club_language import ClubLanguage
 from app.tables.actor import RuntimeSettings
 from app.tables.clock import Clock, SystemClock
 from app.tables.commands import Encoders
@@ -204,6 +205,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.state.tables = tables
     app.state.latency = tables.latency
     app.state.logins = logins = LoginSockets(db)
+    app.state.club_language = ClubLanguage()
     if settings.redis_url:  # several processes serve this club: Redis coordinates them
         node = ClusterNode(
             tables,

@@ -16,6 +16,7 @@ from fastapi.responses import StreamingResponse
 from app.api import idempotency
 from app.api.deps import (
     AdminCaller,
+    ClubLanguageDep,
     DbDep,
     LoginsDep,
     SettingsDep,
@@ -288,12 +289,16 @@ async def get_club(db: DbDep) -> ClubSettingsPublic:
 
 
 @router.patch("/club", response_model_exclude_none=True)
-async def update_club(body: ClubUpdate, caller: AdminCaller, db: DbDep) -> ClubSettingsPublic:
+async def update_club(
+    body: ClubUpdate, caller: AdminCaller, db: DbDep, club_language: ClubLanguageDep
+) -> ClubSettingsPublic:
     async with db.transaction() as session:
         updated = await club.update_club(
             session, club.ClubChanges(**body.model_dump()), caller.user
         )
-        return ClubSettingsPublic.model_validate(updated)
+        saved = ClubSettingsPublic.model_validate(updated)
+    club_language.forget()  # committed: the next request speaks the new default
+    return saved
 
 
 @router.get("/invites")

@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING, Annotated
 from fastapi import Depends, Request, Response
 
 from app.config import Settings
-from app.db.models import AuthSession, Club, Role, User
+from app.db.models import AuthSession, Role, User
 from app.db.session import Database
 from app.errors import Forbidden, NotAuthenticated
-from app.i18n import SOURCE_LANGUAGE, language_named, use_language
-from app.i18n.negotiation import from_browser
+from app.i18n import use_language
+from app.i18n.negotiation import asked_for, choose
 from app.security import csrf
 from app.security.login_throttle import LoginThrottle
 from app.services import auth
+from app.services.club_language import ClubLanguage
 from app.ws.logins import LoginSockets
 
 if TYPE_CHECKING:
@@ -34,6 +35,13 @@ def get_db(request: Request) -> Database:
 def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
+
+
+def get_club_language(request: Request) -> ClubLanguage:
+    """The club's default language as this process knows it: call `forget()` on it once a
+    change of the club's settings is committed."""
+    known: ClubLanguage = request.app.state.club_language
+    return known
 
 
 def get_login_throttle(request: Request) -> LoginThrottle:
@@ -58,6 +66,7 @@ ClusterDep = Annotated["ClusterNode | None", Depends(get_cluster)]
 LoginsDep = Annotated[LoginSockets, Depends(get_logins)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LoginThrottleDep = Annotated[LoginThrottle, Depends(get_login_throttle)]
+ClubLanguageDep = Annotated[ClubLanguage, Depends(get_club_language)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,20 +98,16 @@ async def optional_caller(request: Request, db: DbDep) -> Caller | None:
 
 
 async def _speak_their_language(request: Request, db: Database, caller: Caller | None) -> None:
-    """Every sentence of this request in the caller's language (app/i18n/negotiation.py):
-    the one on their account, else the one this browser chose (the menu's cookie), else
-    their browser's, else the club's (read only then)."""
-    chosen = language_named(caller.user.language if caller else None) or language_named(
-        request.cookies.get(LANGUAGE_COOKIE, "")[:16]
+    """Every sentence of this request in the caller's language (app/i18n/negotiation.py);
+    the club's default is looked up only for whoever asked for none Salon speaks."""
+    asked = asked_for(
+        caller.user.language if caller else None,
+        request.cookies.get(LANGUAGE_COOKIE),
+        request.headers.get("accept-language"),
     )
-    code = chosen.code if chosen else from_browser(request.headers.get("accept-language"))
-    if code is None:
-        async with db.transaction() as session:
-            club = await session.get(Club, 1)
-        default = language_named(club.default_language if club else None)
-        code = default.code if default else None
+    club_default = None if asked else await get_club_language(request).code(db)
     # Set every time, English included: nothing of a previous request's may stay.
-    use_language(code or SOURCE_LANGUAGE)
+    use_language(choose(asked, club_default))
 
 
 OptionalCaller = Annotated[Caller | None, Depends(optional_caller)]

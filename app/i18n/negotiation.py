@@ -1,12 +1,13 @@
-"""Which language to speak to someone: theirs if they chose one (their account), else the
-first their browser asks for that Salon speaks (``Accept-Language``), else the club's.
+"""Which language to speak to someone: theirs if they chose one (their account, else the
+language menu on this browser), else the first their browser asks for that Salon speaks
+(``Accept-Language``), else the club's, else English.
 """
 
 from __future__ import annotations
 
 from babel import Locale, UnknownLocaleError, negotiate_locale
 
-from app.i18n.languages import available_languages, language_named
+from app.i18n.languages import SOURCE_LANGUAGE, available_languages, language_named
 
 # Accept-Language is short in practice; a longer one is cut, not parsed at length.
 MAX_HEADER = 512
@@ -53,10 +54,22 @@ def from_browser(header: str | None) -> str | None:
     return None
 
 
-def choose(member: str | None, header: str | None, club_default: str | None) -> str:
-    """The language of a request: the member's, the browser's, the club's, English."""
-    for code in (member, from_browser(header), club_default):
+def asked_for(account: str | None, cookie: str | None, header: str | None) -> str | None:
+    """The language a person asked for, of those Salon speaks: the one on their account,
+    else the one chosen on this browser (the language menu's cookie), else the first their
+    browser asks for. None when they asked for none Salon speaks."""
+    for code in (account, (cookie or "")[:16]):
         language = language_named(code)
         if language:
             return language.code
-    return available_languages()[0].code
+    return from_browser(header)
+
+
+def choose(asked: str | None, club_default: str | None) -> str:
+    """The language of a request: the one the person asked for (``asked_for``), else the
+    club's, else English (the code's own)."""
+    for code in (asked, club_default):
+        language = language_named(code)
+        if language:
+            return language.code
+    return SOURCE_LANGUAGE

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.api.deps import Caller, DbDep, LoginsDep
+from app.api.deps import Caller, ClubLanguageDep, DbDep, LoginsDep
 from app.api.schemas import Id
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput, SalonError
@@ -210,6 +210,7 @@ async def club_settings(
     request: Request,
     db: DbDep,
     caller: PageAdmin,
+    club_language: ClubLanguageDep,
     name: Annotated[str, Form(min_length=1, max_length=80)],
     chip_unit: Annotated[str, Form(min_length=1, max_length=20)],
     default_turn_seconds: Annotated[str, Form(max_length=4)],
@@ -236,4 +237,6 @@ async def club_settings(
         )
         return _("Club settings saved.")
 
-    return await _act(request, db, caller, action)
+    answer = await _act(request, db, caller, action)
+    club_language.forget()  # committed (or refused): the next request reads it again
+    return answer

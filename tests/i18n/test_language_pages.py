@@ -98,6 +98,7 @@ async def test_a_members_language_follows_them_and_the_club_sets_the_default(
     # The club's default speaks to whoever chose nothing and asks for nothing Salon speaks.
     async with db.transaction() as session:
         await session.execute(update(Club).values(default_language="el"))
+    app.state.club_language.forget()  # as the dashboard's save does (test_club_language.py)
     async with httpx.AsyncClient(
         transport=httpx.ASGITransport(app=app),
         base_url="http://testserver",

@@ -3,7 +3,7 @@ browser's, the club's, English — in that order."""
 
 from __future__ import annotations
 
-from app.i18n.negotiation import accepted, choose, from_browser
+from app.i18n.negotiation import accepted, asked_for, choose, from_browser
 
 
 def test_accept_language_is_read_by_quality_then_order() -> None:
@@ -22,10 +22,14 @@ def test_the_browser_gets_the_nearest_language_salon_speaks() -> None:
     assert from_browser("garbage-!!, ;;;") is None
 
 
-def test_the_member_then_the_browser_then_the_club_then_english() -> None:
-    assert choose("ru", "fa", "el") == "ru"
-    assert choose(None, "fa", "el") == "fa"
-    assert choose(None, "de", "el") == "el"
-    assert choose(None, None, None) == "en"
-    # A language the installation no longer speaks is passed over.
-    assert choose("xx", "de", "fr") == "fr"
+def test_the_member_then_the_menu_then_the_browser_then_the_club_then_english() -> None:
+    assert asked_for("ru", "el", "fa") == "ru"
+    assert asked_for(None, "el", "fa") == "el"
+    assert asked_for(None, None, "fa-IR") == "fa"
+    assert asked_for(None, None, "de") is None
+    # A language the installation no longer speaks is passed over, as is a cookie's junk.
+    assert asked_for("xx", "el" + "x" * 5000, "fr") == "fr"
+    assert choose("ru", "el") == "ru"
+    assert choose(None, "el") == "el"
+    assert choose(None, None) == "en"
+    assert choose("xx", "yy") == "en"
