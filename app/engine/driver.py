@@ -18,6 +18,10 @@ from app.engine.base import Action, Event, Game
 from app.engine.cards import CARD_INDEX, rank_of, suit_of
 from app.engine.options import OptionInfo, RefusedCombination, RuleOptions
 
+# A sentence for a person: its words, marked with ``N_`` and said by the app in the
+# reader's language, and the values of their ``{name}``-style placeholders.
+Said = tuple[str, Mapping[str, object]]
+
 
 class RandomSource(Protocol):
     """What the bench needs of ``random.Random``."""
@@ -228,8 +232,10 @@ class GameDriver(Protocol):
         """The names of the players who showed a brelan (Bouillotte only; empty elsewhere)."""
         ...
 
-    def result_said(self, report: Mapping[str, Any], who: Callable[[str], str]) -> str:
-        """The hand's end in a sentence; `who` turns a log name into a display name."""
+    def result_said(self, report: Mapping[str, Any], who: Callable[[str], str]) -> list[Said]:
+        """The hand's end in sentences, each its words (marked with ``N_``, ``{name}``-style
+        placeholders: the app says them in the reader's language) and the values that fill
+        them; `who` turns a log name into a display name."""
         ...
 
     def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:

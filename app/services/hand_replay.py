@@ -18,6 +18,7 @@ from app.engine.cards import CARD_NAMES
 from app.engine.driver import LiveHand
 from app.engine.registry import driver
 from app.engine.rng import seed_from_hex
+from app.i18n import _, ngettext
 
 
 def deal_stored(header: Mapping[str, Any], players: Mapping[str, Any], seed_hex: str) -> LiveHand:
@@ -105,56 +106,65 @@ def full_view(game: Game, dealt_in: frozenset[int]) -> dict[str, Any]:
     return view
 
 
+def said(words: str, /, **values: object) -> str:
+    """`words` (``{name}``-style placeholders, the same sentences as the table's hand log
+    in static/js/table) in the reader's language, filled."""
+    return _(words).format(**values)
+
+
 def action_label(action: Action, name: str, viewer: Viewer, phase: str = "") -> str:
-    """The action as a sentence, in the rules' words; a Bourré discard names its cards only
-    to whom saw them. `phase`: the hand's phase when it was taken (rules/bouillotte.md §8:
-    a "decline" turns down a straddle or a buy-back before the opening, and is the
-    continuation's *stay* after it)."""
+    """The action as a sentence, in the rules' words and the reader's language; a Bourré
+    discard names its cards only to whom saw them. `phase`: the hand's phase when it was
+    taken (rules/bouillotte.md §8: a "decline" turns down a straddle or a buy-back before
+    the opening, and is the continuation's *stay* after it)."""
     match action.kind:
         case "card":
-            return f"{name} plays {card_text(action.card or '')}"
+            return said("{name} plays {card}.", name=name, card=card_text(action.card or ""))
         case "play":
-            return f"{name} plays the hand"
+            return said("{name} plays.", name=name)
         case "pass":
-            return f"{name} passes"
+            return said("{name} passes.", name=name)
         case "discard":
             cards = list(action.cards or ())
             if not cards:
-                return f"{name} keeps all cards"
+                return said("{name} keeps all cards.", name=name)
             if viewer.full or viewer.seat == action.seat:
-                return f"{name} discards {cards_text(cards)}"
-            return f"{name} exchanges {len(cards)} card{'s' if len(cards) > 1 else ''}"
+                return said("{name} discards {cards}.", name=name, cards=cards_text(cards))
+            return ngettext(
+                "{name} exchanges {n} card.", "{name} exchanges {n} cards.", len(cards)
+            ).format(name=name, n=len(cards))
         case "take_trump":
-            return f"{name} takes the turned card"
+            return said("{name} takes the turned card.", name=name)
         case "take_back":
-            return f"{name} takes back a card"
+            return said("{name} takes back a card.", name=name)
         case "straddle":
-            return f"{name} straddles"
+            return said("{name} straddles.", name=name)
         case "decline":
             if phase == "continuation":
-                return f"{name} stays"
+                return said("{name} stays.", name=name)
             if phase == "buy_back":
-                return f"{name} declines to buy back"
-            return f"{name} declines to straddle"
+                return said("{name} declines to buy back.", name=name)
+            return said("{name} declines to straddle.", name=name)
         case "buy_back":
-            return f"{name} buys back"
+            return said("{name} buys back.", name=name)
         case "open":
-            return f"{name} opens to {action.amount}"
+            return said("{name} opens to {stake}.", name=name, stake=action.amount)
         case "call":
-            return f"{name} calls"
+            return said("{name} calls.", name=name)
         case "raise":
-            return f"{name} raises to {action.amount}"
+            return said("{name} raises to {stake}.", name=name, stake=action.amount)
         case "all_in":
-            return f"{name} goes va tout"
+            return said("{name} goes va tout.", name=name)
         case "fold":
-            return f"{name} folds"
-    return f"{name}: {action.kind}"
+            return said("{name} folds.", name=name)
+    return f"{name}: {action.kind}"  # an action no game of today's has: its machine word
 
 
 def result_label(game: str, result: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """The hand's end in a sentence (`names`: table-log name → display name)."""
-
-    return driver(game).result_said(result, lambda name: names.get(name, name))
+    """The hand's end in sentences (`names`: table-log name → display name), the engine's
+    marked words in the reader's language."""
+    clauses = driver(game).result_said(result, lambda name: names.get(name, name))
+    return " ".join(_(words).format(**values) for words, values in clauses)
 
 
 def hand_steps(
@@ -204,11 +214,11 @@ def hand_steps(
         return {"number": context.number, "commitment": context.commitment, **engine}
 
     def name_of(n: int) -> str:
-        return context.seated.get(n, (f"Seat {n}", ""))[0]
+        return context.seated.get(n, (said("Seat {n}", n=n + 1), ""))[0]
 
     steps: list[dict[str, Any]] = [
         {
-            "label": f"Hand #{context.number} is dealt",
+            "label": said("Hand {number} is dealt.", number=context.number),
             "kind": "deal",
             "trick": None,
             "round": None,

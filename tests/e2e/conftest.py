@@ -143,11 +143,13 @@ def new_page(browser: Browser, expected_console: list[re.Pattern[str]]) -> Itera
     def on_page_error(error: WebError) -> None:
         page_errors.append(error)
 
-    def open_page(viewport: Screen = DESKTOP) -> Page:
+    def open_page(viewport: Screen = DESKTOP, *, locale: str | None = None) -> Page:
         context = browser.new_context(
             viewport={"width": viewport.width, "height": viewport.height},
             is_mobile=viewport.mobile,
             has_touch=viewport.mobile,
+            # The browser's language: its Accept-Language and navigator.language.
+            locale=locale,
         )
         context.set_default_timeout(ACTION_TIMEOUT_MS)
         context.on("response", on_response)

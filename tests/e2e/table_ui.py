@@ -351,7 +351,8 @@ def quick_table(
             {"seat": seat, "buy_in": buy_in, "request_key": secrets.token_hex(8)},
         )
         page.goto(f"{base}/tables/{table_id}")
-        expect(page.locator("#connection")).to_have_text("Connected")
+        # Connected, in whatever language the page speaks.
+        expect(page.locator("#connection")).to_have_attribute("data-state", "open")
         players.append((page, username, name))
     owner.goto(f"{base}/tables/{table_id}")
     expect(owner.locator("#connection")).to_have_text("Connected")

@@ -26,8 +26,8 @@ def recording(new_page: NewPage, seen: list[dict[str, Any]]) -> NewPage:
     def on_socket(socket: WebSocket) -> None:
         socket.on("framereceived", keep)
 
-    def open_page(viewport: Screen = DESKTOP) -> Page:
-        page = new_page(viewport)
+    def open_page(viewport: Screen = DESKTOP, *, locale: str | None = None) -> Page:
+        page = new_page(viewport, locale=locale)
         page.on("websocket", on_socket)
         return page
 

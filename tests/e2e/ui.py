@@ -40,9 +40,10 @@ class LiveServer:
 
 
 class NewPage(Protocol):
-    """Open a page in a fresh browser context (its own cookies: one person)."""
+    """Open a page in a fresh browser context (its own cookies: one person); `locale`: the
+    language the browser asks for (e.g. "fa-IR"), else Chromium's own."""
 
-    def __call__(self, viewport: Screen = DESKTOP) -> Page: ...
+    def __call__(self, viewport: Screen = DESKTOP, *, locale: str | None = None) -> Page: ...
 
 
 class Shot(Protocol):

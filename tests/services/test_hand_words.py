@@ -15,15 +15,15 @@ def said(action: str, phase: str, amount: int | None = None, cards: list[str] | 
 
 
 def test_a_decline_is_said_as_the_rules_call_it_in_each_phase() -> None:
-    assert said("decline", "straddle") == "Ann declines to straddle"
-    assert said("decline", "buy_back") == "Ann declines to buy back"
-    assert said("decline", "continuation") == "Ann stays"
+    assert said("decline", "straddle") == "Ann declines to straddle."
+    assert said("decline", "buy_back") == "Ann declines to buy back."
+    assert said("decline", "continuation") == "Ann stays."
 
 
 def test_openings_raises_and_va_tout_in_words() -> None:
-    assert said("open", "opening", 5) == "Ann opens to 5"
-    assert said("raise", "calls", 12) == "Ann raises to 12"
-    assert said("all_in", "calls") == "Ann goes va tout"
+    assert said("open", "opening", 5) == "Ann opens to 5."
+    assert said("raise", "calls", 12) == "Ann raises to 12."
+    assert said("all_in", "calls") == "Ann goes va tout."
 
 
 def test_showdown_categories_and_chip_counts_in_words() -> None:
@@ -35,5 +35,5 @@ def test_showdown_categories_and_chip_counts_in_words() -> None:
 
 
 def test_a_draw_of_no_card_keeps_all_cards_as_at_the_table() -> None:
-    assert said("discard", "draw", cards=[]) == "Ann keeps all cards"
-    assert said("discard", "draw", cards=["2H", "3H"]) == "Ann exchanges 2 cards"
+    assert said("discard", "draw", cards=[]) == "Ann keeps all cards."
+    assert said("discard", "draw", cards=["2H", "3H"]) == "Ann exchanges 2 cards."

@@ -26,6 +26,7 @@ from app.engine.driver import (
     GameLog,
     LiveHand,
     RulesDriver,
+    Said,
     StakeField,
     TableSeating,
 )
@@ -127,11 +128,14 @@ class BouillotteDriver(RulesDriver):
         shown = {n for n, s in showdown.items() if s.get("rank") in BRELAN_RANKS}
         return shown | {b["to"] for b in report.get("bonuses", [])}
 
-    def result_said(self, report: Mapping[str, Any], who: Callable[[str], str]) -> str:
+    def result_said(self, report: Mapping[str, Any], who: Callable[[str], str]) -> list[Said]:
         pots = report.get("pots", [])
         if not pots:
-            return "Thrown in: the pot stays"
-        return "; ".join(f"{who(p['winner'])} wins {p['amount']}" for p in pots)
+            return [(N_("Thrown in: the pot stays."), {})]
+        return [
+            (N_("{name} wins {amount}."), {"name": who(p["winner"]), "amount": p["amount"]})
+            for p in pots
+        ]
 
     def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
         upcard = view.get("upcard")

@@ -25,6 +25,7 @@ from app.engine.driver import (
     GameLog,
     LiveHand,
     RulesDriver,
+    Said,
     StakeField,
     TableSeating,
     lowest_card,
@@ -135,15 +136,21 @@ class BourreDriver(RulesDriver):
     def brelans(self, report: Mapping[str, Any]) -> set[str]:
         return set()
 
-    def result_said(self, report: Mapping[str, Any], who: Callable[[str], str]) -> str:
+    def result_said(self, report: Mapping[str, Any], who: Callable[[str], str]) -> list[Said]:
+        said: list[Said]
         if not report.get("players"):
-            said = "Nobody played: the pot stays"
+            said = [(N_("Nobody played: the pot stays."), {})]
         elif report.get("winner"):
-            said = f"{who(report['winner'])} takes the pot of {report.get('pot', 0)}"
+            winner = who(report["winner"])
+            said = [
+                (N_("{name} wins the pot of {pot}."), {"name": winner, "pot": report.get("pot", 0)})
+            ]
         else:
-            said = "Tied for most tricks: the pot stays"
+            said = [(N_("Tied for most tricks: the pot stays."), {})]
         bourre = [who(n) for n in report.get("bourre", [])]
-        return said + (f"; bourré: {', '.join(bourre)}" if bourre else "")
+        if bourre:
+            said.append((N_("Bourré: {names}."), {"names": ", ".join(bourre)}))
+        return said
 
     def table_card(self, view: Mapping[str, Any]) -> tuple[str, str] | None:
         turned = view.get("turned_card")
