@@ -106,57 +106,52 @@ def full_view(game: Game, dealt_in: frozenset[int]) -> dict[str, Any]:
     return view
 
 
-def said(words: str, /, **values: object) -> str:
-    """`words` (``{name}``-style placeholders, the same sentences as the table's hand log
-    in static/js/table) in the reader's language, filled."""
-    return _(words).format(**values)
-
-
 def action_label(action: Action, name: str, viewer: Viewer, phase: str = "") -> str:
-    """The action as a sentence, in the rules' words and the reader's language; a Bourré
+    """The action as a sentence, in the rules' words and the reader's language (the table's
+    hand log's own sentences, static/js/table: ``{name}``-style placeholders); a Bourré
     discard names its cards only to whom saw them. `phase`: the hand's phase when it was
     taken (rules/bouillotte.md §8: a "decline" turns down a straddle or a buy-back before
     the opening, and is the continuation's *stay* after it)."""
     match action.kind:
         case "card":
-            return said("{name} plays {card}.", name=name, card=card_text(action.card or ""))
+            return _("{name} plays {card}.").format(name=name, card=card_text(action.card or ""))
         case "play":
-            return said("{name} plays.", name=name)
+            return _("{name} plays.").format(name=name)
         case "pass":
-            return said("{name} passes.", name=name)
+            return _("{name} passes.").format(name=name)
         case "discard":
             cards = list(action.cards or ())
             if not cards:
-                return said("{name} keeps all cards.", name=name)
+                return _("{name} keeps all cards.").format(name=name)
             if viewer.full or viewer.seat == action.seat:
-                return said("{name} discards {cards}.", name=name, cards=cards_text(cards))
+                return _("{name} discards {cards}.").format(name=name, cards=cards_text(cards))
             return ngettext(
                 "{name} exchanges {n} card.", "{name} exchanges {n} cards.", len(cards)
             ).format(name=name, n=len(cards))
         case "take_trump":
-            return said("{name} takes the turned card.", name=name)
+            return _("{name} takes the turned card.").format(name=name)
         case "take_back":
-            return said("{name} takes back a card.", name=name)
+            return _("{name} takes back a card.").format(name=name)
         case "straddle":
-            return said("{name} straddles.", name=name)
+            return _("{name} straddles.").format(name=name)
         case "decline":
             if phase == "continuation":
-                return said("{name} stays.", name=name)
+                return _("{name} stays.").format(name=name)
             if phase == "buy_back":
-                return said("{name} declines to buy back.", name=name)
-            return said("{name} declines to straddle.", name=name)
+                return _("{name} declines to buy back.").format(name=name)
+            return _("{name} declines to straddle.").format(name=name)
         case "buy_back":
-            return said("{name} buys back.", name=name)
+            return _("{name} buys back.").format(name=name)
         case "open":
-            return said("{name} opens to {stake}.", name=name, stake=action.amount)
+            return _("{name} opens to {stake}.").format(name=name, stake=action.amount)
         case "call":
-            return said("{name} calls.", name=name)
+            return _("{name} calls.").format(name=name)
         case "raise":
-            return said("{name} raises to {stake}.", name=name, stake=action.amount)
+            return _("{name} raises to {stake}.").format(name=name, stake=action.amount)
         case "all_in":
-            return said("{name} goes va tout.", name=name)
+            return _("{name} goes va tout.").format(name=name)
         case "fold":
-            return said("{name} folds.", name=name)
+            return _("{name} folds.").format(name=name)
     return f"{name}: {action.kind}"  # an action no game of today's has: its machine word
 
 
@@ -214,11 +209,11 @@ def hand_steps(
         return {"number": context.number, "commitment": context.commitment, **engine}
 
     def name_of(n: int) -> str:
-        return context.seated.get(n, (said("Seat {n}", n=n + 1), ""))[0]
+        return context.seated.get(n, (_("Seat {n}").format(n=n + 1), ""))[0]
 
     steps: list[dict[str, Any]] = [
         {
-            "label": said("Hand {number} is dealt.", number=context.number),
+            "label": _("Hand {number} is dealt.").format(number=context.number),
             "kind": "deal",
             "trick": None,
             "round": None,

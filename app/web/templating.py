@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
@@ -29,13 +30,19 @@ templates.env.globals["languages"] = available_languages
 templates.env.globals["words_url"] = browser_catalog_url
 # Pages link their CSS and scripts as `{{ asset_url("css/salon.css") }}` (versioned, cached).
 templates.env.globals["asset_url"] = asset_url
-# The games, from the registry: pages list them (`game_list`, `game_described` by key,
-# `game_titles`) and embed them for the scripts (base.html), so that no page or script keeps
-# its own list.
+# The games, from the registry: pages list them (`game_list()`, `game_described()` by key,
+# `game_titles()`) and embed them for the scripts (base.html), so that no page or script
+# keeps its own list. Their titles in the page's language (marked in the engines).
 _GAMES = [game.model_dump() for game in GAMES_DESCRIBED]
-templates.env.globals["game_list"] = _GAMES
-templates.env.globals["game_described"] = {game["name"]: game for game in _GAMES}
-templates.env.globals["game_titles"] = {game["name"]: game["title"] for game in _GAMES}
+
+
+def games_said() -> list[dict[str, Any]]:
+    return [{**game, "title": raw_gettext(game["title"])} for game in _GAMES]
+
+
+templates.env.globals["game_list"] = games_said
+templates.env.globals["game_described"] = lambda: {game["name"]: game for game in games_said()}
+templates.env.globals["game_titles"] = lambda: {g["name"]: g["title"] for g in games_said()}
 # Times, counts and codes as people read them (app.web.display): `{{ at|when }}`,
 # `{{ n|counted(club.chip_unit) }}`, `{{ kind|ledger_kind }}`.
 templates.env.filters["when"] = display.when

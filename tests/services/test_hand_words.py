@@ -5,7 +5,8 @@ card is said as the table's hand log says it."""
 
 from __future__ import annotations
 
-from app.services.hand_replay import Viewer, action_from_log, action_label
+from app.i18n import SOURCE_LANGUAGE, use_language
+from app.services.hand_replay import Viewer, action_from_log, action_label, result_label
 from app.services.hand_text import chip_count, showdown_words
 
 
@@ -37,3 +38,19 @@ def test_showdown_categories_and_chip_counts_in_words() -> None:
 def test_a_draw_of_no_card_keeps_all_cards_as_at_the_table() -> None:
     assert said("discard", "draw", cards=[]) == "Ann keeps all cards."
     assert said("discard", "draw", cards=["2H", "3H"]) == "Ann exchanges 2 cards."
+
+
+def test_the_steps_and_the_end_are_told_in_the_readers_language() -> None:
+    use_language("ru")
+    try:
+        assert said("call", "calls") == "Ann уравнивает."
+        assert said("discard", "draw", cards=["2H", "3H", "4H"]) == "Ann сбрасывает 3 карты."
+        assert result_label(
+            "bourre", {"players": ["a"], "winner": "a", "pot": 9}, {"a": "Ann"}
+        ) == ("Ann забирает банк: 9.")
+    finally:
+        use_language(SOURCE_LANGUAGE)
+    assert result_label("bouillotte", {"pots": []}, {}) == "Thrown in: the pot stays."
+    assert result_label(
+        "bourre", {"players": ["a", "b"], "bourre": ["a", "b"]}, {"a": "Ann", "b": "Bo"}
+    ) == ("Tied for most tricks: the pot stays. Bourré: Ann, Bo.")

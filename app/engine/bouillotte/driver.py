@@ -69,7 +69,7 @@ class BouillotteLiveHand(EngineHand[BouillotteSession, BouillotteHand]):
 
 class BouillotteDriver(RulesDriver):
     name = "bouillotte"
-    title = "Bouillotte"
+    title = N_("Bouillotte")
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
     default_seats = 4

@@ -67,7 +67,7 @@ class BourreLiveHand(EngineHand[BourreSession, BourreHand]):
 
 class BourreDriver(RulesDriver):
     name = "bourre"
-    title = "Bourré"
+    title = N_("Bourré")
     min_seats = 2
     max_seats = 8
     default_seats = 5
