@@ -49,7 +49,9 @@ GAMES: dict[str, GameRules] = {
 
 def game_rules(game: str) -> GameRules:
     if game not in GAMES:
-        raise InvalidInput("unknown_game", f"Salon does not deal {game!r}.", field="game")
+        raise InvalidInput(
+            "unknown_game", _("Salon does not deal '%(game)s'.", game=game), field="game"
+        )
     return GAMES[game]
 
 
