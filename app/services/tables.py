@@ -145,7 +145,7 @@ def _check_spec(spec: TableSpec) -> tuple[str, dict[str, Any]]:
         )
     problem = game.buy_in_rule(rules, spec.buy_in_min, spec.buy_in_max)
     if problem:
-        raise InvalidInput("invalid_buy_in", problem)
+        raise InvalidInput("invalid_buy_in", refusal_sentence(problem), reason=problem.code)
     if spec.turn_seconds is not None and not 5 <= spec.turn_seconds <= 600:
         raise InvalidInput("invalid_turn_seconds", _("The turn timer must be 5 to 600 seconds."))
     if spec.gathering_seconds is not None and not 0 <= spec.gathering_seconds <= MAX_GATHERING:
@@ -644,7 +644,7 @@ async def top_up(
     game = driver(table.game)
     problem = game.top_up_rule(game.parse_rules(table.rules), stack, amount)
     if problem:
-        raise InvalidInput("top_up_not_allowed", problem)
+        raise InvalidInput("top_up_not_allowed", refusal_sentence(problem), reason=problem.code)
     _check_buy_in(table, stack, amount)
     await ledger.post(
         session,

@@ -214,4 +214,15 @@ SENTENCES: dict[str, Callable[[Details], str]] = {
     ),
     "already_opened": lambda d: _("The betting is already open: call, raise or fold."),
     "rebuy_not_allowed": lambda d: _("A new cave can be bought only when the old one is empty."),
+    "rebuy_is_the_cave": lambda d: ngettext(
+        "A new cave is %(num)d chip.", "A new cave is %(num)d chips.", int(d["cave"])
+    ),
+    # A table's buy-in range (rules/bourre.md §2, rules/bouillotte.md §1)
+    "buy_in_is_the_cave": lambda d: _(
+        "At Bouillotte everyone buys the same cave: the buy-in is %(amount)d.",
+        amount=int(d["cave"]),
+    ),
+    "buy_in_below_ante": lambda d: _(
+        "The smallest buy-in must cover the ante (%(amount)d).", amount=int(d["ante"])
+    ),
 }

@@ -24,7 +24,7 @@ from tests.engine.bouillotte import helpers as bouillotte
 from tests.engine.bouillotte.test_betting import FOUR
 from tests.engine.helpers import refused
 from tests.engine.test_tricks import FOLLOW, _tricks
-from tests.helpers import add_member, found_club, logged_in_client
+from tests.helpers import add_member, found_club, logged_in_client, post
 
 ENGINE = Path(__file__).resolve().parents[2] / "app" / "engine"
 
@@ -154,3 +154,19 @@ def test_bouillotte_bets_are_refused_with_their_bounds() -> None:
     assert refusal_sentence(high) == "Μπορείτε να ανοίξετε το πολύ με 100, όλη την κάβα σας."
     use_language("fa")
     assert refusal_sentence(low) == "کوچک‌ترین شرط باز کردن 6 است."
+
+
+async def test_a_games_buy_in_rule_is_said_in_the_admins_language(
+    app: FastAPI, db: Database
+) -> None:
+    await found_club(db)
+    async with db.transaction() as session:
+        await session.execute(update(User).where(User.username == "owner").values(language="ru"))
+    owner = await logged_in_client(app, "owner")
+    table = {"name": "Salon", "game": "bouillotte", "seat_count": 4}
+    refused_table = await post(owner, "/api/tables", {**table, "buy_in_min": 5, "buy_in_max": 9})
+    await owner.aclose()
+    assert refused_table.status_code == 422, refused_table.text
+    error = refused_table.json()["error"]
+    assert error["code"] == "invalid_buy_in"
+    assert error["message"].startswith("В буйотте у всех одинаковый кав: вход — ")
