@@ -19,10 +19,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.bots.levels import LEVELS
 from app.db.models import GameTable, MemberStatus, Role, TableSeat, TableStatus, User
 from app.engine.base import EngineError
+from app.engine.options import ConfigError
 from app.engine.registry import driver
 from app.errors import Conflict, InvalidInput
 from app.i18n import _
-from app.services import admin_log, replies
+from app.services import admin_log, replies, rule_words
 from app.services import tables as table_service
 
 # Given to bots in turn; a table never shows two bots of the same name.
@@ -154,6 +155,8 @@ def practice_stakes(game: str, preset: str | None) -> tuple[int, int]:
     if game_driver.buy_in_option is not None:
         try:
             rules = game_driver.resolve_rules(preset, {})
+        except ConfigError as error:
+            raise InvalidInput("invalid_rules", rule_words.config_refusal(game, error)) from None
         except EngineError as error:
             raise InvalidInput("invalid_rules", error.message) from None
         cave = int(getattr(rules, game_driver.buy_in_option))

@@ -28,6 +28,7 @@ from app.db.models import (
 )
 from app.db.types import utcnow
 from app.engine.base import EngineError
+from app.engine.options import ConfigError
 from app.engine.registry import driver
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.i18n import _
@@ -128,7 +129,12 @@ def _check_spec(spec: TableSpec) -> tuple[str, dict[str, Any]]:
         rules = game.resolve_rules(spec.preset, spec.rules)
     except EngineError as error:
         field = getattr(error, "field", None)
-        raise InvalidInput("invalid_rules", error.message, rule=field, reason=error.code) from None
+        said = (
+            rule_words.config_refusal(spec.game, error)
+            if isinstance(error, ConfigError)
+            else refusal_sentence(error)
+        )
+        raise InvalidInput("invalid_rules", said, rule=field, reason=error.code) from None
     if not game.min_seats <= spec.seat_count <= game.max_seats:
         raise InvalidInput(
             "invalid_seat_count",

@@ -170,3 +170,19 @@ async def test_a_games_buy_in_rule_is_said_in_the_admins_language(
     error = refused_table.json()["error"]
     assert error["code"] == "invalid_buy_in"
     assert error["message"].startswith("В буйотте у всех одинаковый кав: вход — ")
+
+
+async def test_a_refused_configuration_names_its_option_in_the_admins_language(
+    app: FastAPI, db: Database
+) -> None:
+    await found_club(db)
+    async with db.transaction() as session:
+        await session.execute(update(User).where(User.username == "owner").values(language="ru"))
+    owner = await logged_in_client(app, "owner")
+    options = {"game": "bourre", "name": "X", "options": {"ante": 0}}
+    refused_rules = await post(owner, "/api/admin/rulesets", options)
+    await owner.aclose()
+    assert refused_rules.status_code == 422, refused_rules.text
+    error = refused_rules.json()["error"]
+    assert (error["code"], error["details"]["field"]) == ("invalid_rules", "ante")
+    assert error["message"].startswith("Анте: нужно целое число от 1 фишка до "), error
