@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.i18n import _, ngettext
+
 
 class SalonError(Exception):
     status_code = 400
@@ -32,8 +34,8 @@ class InvalidInput(SalonError):
 class NotAuthenticated(SalonError):
     status_code = 401
 
-    def __init__(self, message: str = "Please log in.") -> None:
-        super().__init__("not_authenticated", message)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__("not_authenticated", message or _("Please log in."))
 
 
 class LoginFirst(NotAuthenticated):
@@ -58,7 +60,11 @@ class RateLimited(SalonError):
     def __init__(self, retry_after: int) -> None:
         super().__init__(
             "rate_limited",
-            f"Too many attempts. Try again in {retry_after} seconds.",
+            ngettext(
+                "Too many attempts. Try again in %(num)d second.",
+                "Too many attempts. Try again in %(num)d seconds.",
+                retry_after,
+            ),
             retry_after=retry_after,
         )
         self.retry_after = retry_after

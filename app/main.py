@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -17,6 +18,7 @@ from app.api import games as games_api
 from app.api import hands as hands_api
 from app.api import rulesets as rulesets_api
 from app.api import tables as tables_api
+from app.api.deps import language_of, optional_caller
 from app.bots.player import Thinking
 from app.cluster.connection import connect
 from app.cluster.node import ClusterNode
@@ -24,6 +26,7 @@ from app.config import Settings, get_settings
 from app.db.session import Database
 from app.engine.registry import titles_said
 from app.errors import LoginFirst, RateLimited, SalonError
+from app.i18n import _, use_language
 from app.middleware import BodySizeLimit, SecurityHeaders
 from app.monitoring.loop_lag import LoopLag
 from app.monitoring.metrics_route import install_metrics, metrics_registry
@@ -88,6 +91,16 @@ def _error_json(request: Request, status: int, body: dict[str, object]) -> JSONR
     return JSONResponse({"error": body}, status_code=status)
 
 
+async def _speak_to(request: Request) -> None:
+    """Answer an error in the caller's language, also when no route's dependency found it
+    (an unknown address, a body refused before them, a fault outside the route's context).
+    A caller who cannot be found (the database is what failed) is answered in English."""
+    with contextlib.suppress(Exception):
+        db = request.app.state.db
+        caller = await optional_caller(request, db)
+        use_language(await language_of(request, db, caller.user if caller else None))
+
+
 def _wants_page(request: Request) -> bool:
     return not request.url.path.startswith("/api") and "text/html" in request.headers.get(
         "accept", ""
@@ -106,6 +119,7 @@ def _error_page(request: Request, status: int, code: str, message: str) -> Respo
 
 async def _salon_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, SalonError)
+    # Its sentence was made where it was raised, in the language set then.
     response: Response
     if isinstance(exc, LoginFirst) and request.method == "GET":
         return RedirectResponse("/login", status_code=303)
@@ -120,29 +134,48 @@ async def _salon_error(request: Request, exc: Exception) -> Response:
 
 async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
+    await _speak_to(request)
     problems = [
         {"field": ".".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
         for e in exc.errors()
     ]
     first = problems[0] if problems else {"field": "", "problem": "invalid"}
-    message = f"Invalid input: {first['field']}: {first['problem']}"
+    message = _("Invalid input: %(field)s: %(problem)s", **first)
     if _wants_page(request):  # a browser's form: the page says what was wrong
         return _error_page(request, 422, "invalid_input", message)
     return _error(request, 422, "invalid_input", message, errors=problems)
 
 
+def _http_sentence(status: int, detail: str) -> str:
+    """The sentence for an HTTP error the framework raised (its detail is the status's
+    English reason phrase): the caller's words for the common ones."""
+    sentences = {
+        400: lambda: _("The request could not be understood."),
+        401: lambda: _("Please log in."),
+        403: lambda: _("You may not do this."),
+        404: lambda: _("There is nothing at this address."),
+        405: lambda: _("This address does not answer that method."),
+        413: lambda: _("The request is too large."),
+    }
+    said = sentences.get(status)
+    return said() if said else detail
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
+    await _speak_to(request)
     code = _HTTP_CODES.get(exc.status_code, "http_error")
+    message = _http_sentence(exc.status_code, str(exc.detail))
     if _wants_page(request):
-        return _error_page(request, exc.status_code, code, str(exc.detail))
-    return _error(request, exc.status_code, code, str(exc.detail))
+        return _error_page(request, exc.status_code, code, message)
+    return _error(request, exc.status_code, code, message)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
     """An error nobody expected: a page or body that says so, with the request's id for
     the member to quote (the traceback is in the log under that id: uvicorn logs it)."""
-    message = "Something went wrong on our side. If it happens again, tell an admin."
+    await _speak_to(request)
+    message = _("Something went wrong on our side. If it happens again, tell an admin.")
     response: Response
     if _wants_page(request):
         response = _error_page(request, 500, "internal_error", message)

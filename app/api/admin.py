@@ -52,6 +52,7 @@ from app.api.schemas import (
 )
 from app.db.models import MemberStatus, Role
 from app.errors import InvalidInput
+from app.i18n import _
 from app.services import admin_chips, admin_log, club, ledger, members, password_resets
 from app.services.action_writer import ActionWriter
 from app.services.audit import club_audit
@@ -185,7 +186,7 @@ def as_utc(moment: datetime | None) -> datetime | None:
     try:
         return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     except OverflowError:
-        raise InvalidInput("invalid_time", "That time is out of range.") from None
+        raise InvalidInput("invalid_time", _("That time is out of range.")) from None
 
 
 def ledger_filter(

@@ -17,6 +17,7 @@ from app.api.deps import DbDep, csrf_protect, require_admin
 from app.api.exports import attachment, csv_chunks, rows_of
 from app.api.schemas import Id, Output
 from app.errors import InvalidInput
+from app.i18n import _
 from app.services import admin_log
 
 router = APIRouter(
@@ -43,7 +44,7 @@ def log_filter(
     if action is not None and action not in admin_log.ACTIONS:
         raise InvalidInput(
             "unknown_action",
-            f"No admin action is called '{action}'.",
+            _("No admin action is called '%(action)s'.", action=action),
             known=sorted(admin_log.ACTIONS),
         )
     return admin_log.LogFilter(

@@ -27,6 +27,7 @@ from app.api.schemas import (
 )
 from app.db.models import MemberStatus, User
 from app.errors import NotFound
+from app.i18n import _
 from app.security import csrf
 from app.security.login_throttle import LoginThrottle
 from app.services import auth, members
@@ -136,7 +137,7 @@ async def change_password(
     async with db.transaction() as session:
         user = await session.get(User, caller.user.id)
         if user is None:  # deleted between the two transactions
-            raise NotFound("member_not_found", "Your account no longer exists.")
+            raise NotFound("member_not_found", _("Your account no longer exists."))
         await auth.change_password(
             session, user, caller.session, body.current_password, body.new_password
         )

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Request, Response
+from starlette.requests import HTTPConnection
 
 from app.config import Settings
 from app.db.models import AuthSession, Role, User
 from app.db.session import Database
 from app.errors import Forbidden, NotAuthenticated
-from app.i18n import use_language
+from app.i18n import _, use_language
 from app.i18n.negotiation import asked_for, choose
 from app.security import csrf
 from app.security.login_throttle import LoginThrottle
@@ -37,10 +38,10 @@ def get_settings(request: Request) -> Settings:
     return settings
 
 
-def get_club_language(request: Request) -> ClubLanguage:
+def get_club_language(connection: HTTPConnection) -> ClubLanguage:
     """The club's default language as this process knows it: call `forget()` on it once a
     change of the club's settings is committed."""
-    known: ClubLanguage = request.app.state.club_language
+    known: ClubLanguage = connection.app.state.club_language
     return known
 
 
@@ -98,16 +99,22 @@ async def optional_caller(request: Request, db: DbDep) -> Caller | None:
 
 
 async def _speak_their_language(request: Request, db: Database, caller: Caller | None) -> None:
-    """Every sentence of this request in the caller's language (app/i18n/negotiation.py);
-    the club's default is looked up only for whoever asked for none Salon speaks."""
-    asked = asked_for(
-        caller.user.language if caller else None,
-        request.cookies.get(LANGUAGE_COOKIE),
-        request.headers.get("accept-language"),
-    )
-    club_default = None if asked else await get_club_language(request).code(db)
+    """Every sentence of this request in the caller's language."""
     # Set every time, English included: nothing of a previous request's may stay.
-    use_language(choose(asked, club_default))
+    use_language(await language_of(request, db, caller.user if caller else None))
+
+
+async def language_of(connection: HTTPConnection, db: Database, user: User | None) -> str:
+    """The language to speak to whoever opened this request or socket (app/i18n/negotiation.py):
+    their account's, this browser's choice, Accept-Language, else the club's default, looked
+    up only for whoever asked for none Salon speaks."""
+    asked = asked_for(
+        user.language if user else None,
+        connection.cookies.get(LANGUAGE_COOKIE),
+        connection.headers.get("accept-language"),
+    )
+    club_default = None if asked else await get_club_language(connection).code(db)
+    return choose(asked, club_default)
 
 
 OptionalCaller = Annotated[Caller | None, Depends(optional_caller)]
@@ -131,7 +138,7 @@ CurrentCaller = Annotated[Caller, Depends(require_caller)]
 
 async def require_admin(caller: CurrentCaller) -> Caller:
     if not caller.is_admin:
-        raise Forbidden("admin_only", "Only the club's admins can do this.")
+        raise Forbidden("admin_only", _("Only the club's admins can do this."))
     return caller
 
 

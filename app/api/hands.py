@@ -33,6 +33,7 @@ from app.api.schemas import (
 from app.db.models import Hand
 from app.db.session import Database
 from app.errors import Conflict, Forbidden, InvalidInput
+from app.i18n import _
 from app.services import history
 from app.services.hand_replay import ReplayContext, Viewer, dealt_deck, hand_steps
 from app.services.hand_results import public_report
@@ -107,7 +108,7 @@ async def list_hands(
     """Hands, newest first: a member's own (those they were dealt in); an admin's, every
     hand (or a member's, with `member_id`)."""
     if where.member_id is not None and not caller.is_admin:
-        raise Forbidden("admin_only", "Only the club's admins can list another member's hands.")
+        raise Forbidden("admin_only", _("Only the club's admins can list another member's hands."))
     after = history.Cursor.decode(cursor) if cursor else None
     async with db.transaction() as session:
         page, following = await history.list_hands(
@@ -301,8 +302,10 @@ async def hand_log(hand_id: Id, caller: CurrentCaller, db: DbDep) -> dict[str, A
     if not caller.is_admin and not opened.hand.revealed:
         raise Conflict(
             "not_revealed",
-            "This hand's table log shows every card, so it is available once the hand's "
-            "seed is revealed (when the table's session ends).",
+            _(
+                "This hand's table log shows every card, so it is available once the hand's "
+                "seed is revealed (when the table's session ends)."
+            ),
         )
     return table_log(opened.hand)
 
@@ -359,7 +362,7 @@ async def export_hands(
     """Every matching hand, oldest first, in one file: JSON lines (each hand with its
     players, full result, seed and table log) or CSV (one row per player and hand)."""
     if session is not None and where.table_id is None:
-        raise InvalidInput("session_needs_table", "Give the table whose session you want.")
+        raise InvalidInput("session_needs_table", _("Give the table whose session you want."))
     chosen = replace(where, session=session)
 
     async def hands() -> AsyncIterator[tuple[Hand, history.HandSummary]]:

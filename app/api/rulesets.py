@@ -18,6 +18,7 @@ from app.api.deps import AdminCaller, CurrentCaller, DbDep, csrf_protect
 from app.api.schemas import ErrorBody, GameKey, Id, Input, Output, RuleOptionValues
 from app.db.models import RuleSet, User
 from app.errors import Conflict
+from app.i18n import _
 from app.security.text import plain_text
 from app.services import rule_words, rulesets
 
@@ -195,7 +196,7 @@ async def get_preset(game: Game, key: PresetKey, caller: AdminCaller) -> RuleSet
 async def edit_preset(game: Game, key: PresetKey, caller: AdminCaller) -> RuleSetPublic:
     """Always refused: a built-in preset is a read-only starting point (clone it)."""
     rulesets.get_preset(game, key)
-    raise Conflict("preset_read_only", "A built-in preset cannot be changed: clone it first.")
+    raise Conflict("preset_read_only", _("A built-in preset cannot be changed: clone it first."))
 
 
 @admin_router.post("/presets/{game}/{key}/clone", status_code=201)

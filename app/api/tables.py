@@ -28,6 +28,7 @@ from app.api.schemas import (
 )
 from app.db.models import GameTable, TableStatus, User
 from app.errors import Forbidden
+from app.i18n import _
 from app.security.tokens import new_token
 from app.services import bots as bot_service
 from app.services import rule_words
@@ -290,9 +291,9 @@ async def close(
     the table to those who paid into it, in proportion. For the club's admins, and for the
     member who opened a practice table (their own business: not in the admins' log)."""
     if not caller.is_admin:
-        table, _ = await _visible_table(db, table_id, caller)
+        table, _seats = await _visible_table(db, table_id, caller)
         if not (table.practice and table.created_by_id == caller.user.id):
-            raise Forbidden("admin_only", "Only the club's admins can close tables.")
+            raise Forbidden("admin_only", _("Only the club's admins can close tables."))
         answer = await _ask(db, manager, table_id, caller, SetStatus(TableStatus.CLOSED))
         return StatusPublic(**answer)
     return await _set_status(table_id, TableStatus.CLOSED, caller, db, manager)

@@ -14,6 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from app.errors import SalonError
+from app.i18n import _
+from app.i18n.negotiation import choose
 from app.services.tables import Reply, TableEdit
 from app.tables.commands import Act, Command, Connection, Stop
 from app.tables.table import ActionRequest
@@ -29,7 +31,7 @@ _VALUES: dict[str, type[Any]] = {"$action": ActionRequest, "$edit": TableEdit, "
 
 class UnknownCommand(SalonError):
     def __init__(self, kind: str) -> None:
-        super().__init__("unknown_command", f"A table cannot be asked {kind!r}.")
+        super().__init__("unknown_command", _("A table cannot be asked '%(kind)s'.", kind=kind))
 
 
 class RemoteError(SalonError):
@@ -51,7 +53,8 @@ def encode_command(command: Command, reference: Callable[[Connection], str]) -> 
     }
     if isinstance(command, Act):
         fields["received"] = None  # another process's clock: not comparable here
-    return {"kind": kind, "fields": fields}
+    # The asker's language travels with the command: the owner answers in it.
+    return {"kind": kind, "fields": fields, "language": command.language}
 
 
 def decode_command(
@@ -61,7 +64,9 @@ def decode_command(
     if kind is None:
         raise UnknownCommand(str(data.get("kind")))
     fields = {name: _decode(value, connection_for) for name, value in data["fields"].items()}
-    return kind(**fields)
+    command = kind(**fields)
+    command.language = choose(str(data.get("language") or ""), None)
+    return command
 
 
 def encode_answer(value: Any) -> Any:
@@ -82,7 +87,7 @@ def encode_error(error: BaseException) -> dict[str, Any]:
         }
     return {
         "code": "internal_error",
-        "message": "The table could not do that; try again.",
+        "message": _("The table could not do that; try again."),
         "status": 500,
         "details": {},
     }

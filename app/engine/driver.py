@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
-from app.engine.base import Action, Event, Game
+from app.engine.base import Action, EngineError, Event, Game
 from app.engine.cards import CARD_INDEX, rank_of, suit_of
 from app.engine.options import OptionInfo, RefusedCombination, RuleOptions
 
@@ -269,11 +269,12 @@ class GameDriver(Protocol):
         seats they took, in the order they joined. None: they stay, the button decides."""
         ...
 
-    def buy_in_rule(self, rules: Any, low: int, high: int) -> str | None:
-        """Why a table's buy-in range does not suit these rules, or None."""
+    def buy_in_rule(self, rules: Any, low: int, high: int) -> EngineError | None:
+        """Why a table's buy-in range does not suit these rules (a refusal to raise or
+        show), or None."""
         ...
 
-    def top_up_rule(self, rules: Any, stack: int, amount: int) -> str | None:
+    def top_up_rule(self, rules: Any, stack: int, amount: int) -> EngineError | None:
         """Why this top-up is not allowed by the game itself, or None."""
         ...
 

@@ -18,6 +18,7 @@ from fastapi import Request
 from starlette.requests import HTTPConnection
 
 from app.errors import Forbidden
+from app.i18n import _
 from app.security.tokens import new_token, same
 
 CSRF_COOKIE = "salon_csrf"
@@ -87,12 +88,13 @@ async def verify(request: Request, allowed_origins: list[str], session_token: st
     if request.method in SAFE_METHODS:
         return
     if not origin_allowed(request, allowed_origins):
-        raise Forbidden("bad_origin", "This request came from a site that is not allowed.")
+        raise Forbidden("bad_origin", _("This request came from a site that is not allowed."))
     cookie = request.cookies.get(CSRF_COOKIE)
     submitted = await submitted_token(request)
     if not cookie or not submitted or not same(cookie, submitted):
         raise Forbidden(
-            "csrf_failed", "The form has expired or did not come from this site. Reload the page."
+            "csrf_failed",
+            _("The form has expired or did not come from this site. Reload the page."),
         )
     bound_ok = (
         same(session_token, submitted)
@@ -101,5 +103,6 @@ async def verify(request: Request, allowed_origins: list[str], session_token: st
     )
     if not bound_ok:
         raise Forbidden(
-            "csrf_failed", "The form has expired or did not come from this site. Reload the page."
+            "csrf_failed",
+            _("The form has expired or did not come from this site. Reload the page."),
         )

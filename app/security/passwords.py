@@ -16,6 +16,7 @@ from argon2 import Parameters, PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from app.errors import InvalidInput
+from app.i18n import _
 
 MIN_PASSWORD_LENGTH = 8
 MAX_PASSWORD_LENGTH = 256
@@ -50,11 +51,19 @@ def use_hashing(name: Hashing) -> None:
 def check_strength(password: str) -> None:
     if len(password) < MIN_PASSWORD_LENGTH:
         raise InvalidInput(
-            "password_too_short", f"Passwords need at least {MIN_PASSWORD_LENGTH} characters."
+            "password_too_short",
+            _(
+                "Passwords need at least %(min_password_length)s characters.",
+                min_password_length=MIN_PASSWORD_LENGTH,
+            ),
         )
     if len(password) > MAX_PASSWORD_LENGTH:
         raise InvalidInput(
-            "password_too_long", f"Passwords may have at most {MAX_PASSWORD_LENGTH} characters."
+            "password_too_long",
+            _(
+                "Passwords may have at most %(max_password_length)s characters.",
+                max_password_length=MAX_PASSWORD_LENGTH,
+            ),
         )
 
 

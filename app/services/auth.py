@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import AuthSession, MemberStatus, User
 from app.db.types import utcnow
 from app.errors import Forbidden, InvalidInput, NotAuthenticated
+from app.i18n import _
 from app.security.passwords import check_strength, hash_password, needs_rehash, verify_password
 from app.security.text import has_control_chars
 from app.security.tokens import digest, new_token
@@ -26,15 +27,15 @@ class LoggedIn:
 
 class BadCredentials(NotAuthenticated):
     def __init__(self) -> None:
-        super().__init__("Wrong username or password.")
+        super().__init__(_("Wrong username or password."))
         self.code = "bad_credentials"
 
 
 def _refuse_inactive(user: User) -> None:
     if user.status == MemberStatus.PENDING:
-        raise Forbidden("account_pending", "Your membership is waiting for an admin's approval.")
+        raise Forbidden("account_pending", _("Your membership is waiting for an admin's approval."))
     if user.status == MemberStatus.BANNED:
-        raise Forbidden("account_banned", "This account has been banned from the club.")
+        raise Forbidden("account_banned", _("This account has been banned from the club."))
 
 
 async def open_session(session: AsyncSession, user: User, days: int) -> LoggedIn:
@@ -101,10 +102,10 @@ async def change_password(
 ) -> None:
     """Change the password and end every other session of this member."""
     if not verify_password(user.password_hash, old_password):
-        raise InvalidInput("wrong_password", "Your current password is not correct.")
+        raise InvalidInput("wrong_password", _("Your current password is not correct."))
     check_strength(new_password)
     if old_password == new_password:
-        raise InvalidInput("password_unchanged", "The new password is the same as the old one.")
+        raise InvalidInput("password_unchanged", _("The new password is the same as the old one."))
     user.password_hash = hash_password(new_password)
     await session.execute(
         delete(AuthSession).where(AuthSession.user_id == user.id, AuthSession.id != current.id)

@@ -19,9 +19,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.bots.levels import LEVELS
 from app.db.models import GameTable, MemberStatus, Role, TableSeat, TableStatus, User
 from app.engine.base import EngineError
+from app.engine.options import ConfigError
 from app.engine.registry import driver
 from app.errors import Conflict, InvalidInput
-from app.services import admin_log, replies
+from app.i18n import _
+from app.services import admin_log, replies, rule_words
 from app.services import tables as table_service
 
 # Given to bots in turn; a table never shows two bots of the same name.
@@ -46,7 +48,9 @@ NO_PASSWORD = "!bot"  # noqa: S105 (a marker, not a password)
 def check_level(level: str) -> str:
     if level not in LEVELS:
         raise InvalidInput(
-            "unknown_bot_level", f"Bots play at these levels: {', '.join(LEVELS)}.", levels=LEVELS
+            "unknown_bot_level",
+            _("Bots play at these levels: %(value)s.", value=", ".join(LEVELS)),
+            levels=LEVELS,
         )
     return level
 
@@ -127,7 +131,7 @@ async def seat_bot(
     if (earlier := await replies.earlier(session, request)) is not None:
         return SeatedBot(int(earlier["user_id"]), int(earlier["seat"]), replayed=True)
     if table.status == TableStatus.CLOSED:
-        raise Conflict("table_closed", "This table is closed.")
+        raise Conflict("table_closed", _("This table is closed."))
     bot = await bot_for(session, table, level)
     reply = await table_service.take_seat(
         session,
@@ -151,6 +155,8 @@ def practice_stakes(game: str, preset: str | None) -> tuple[int, int]:
     if game_driver.buy_in_option is not None:
         try:
             rules = game_driver.resolve_rules(preset, {})
+        except ConfigError as error:
+            raise InvalidInput("invalid_rules", rule_words.config_refusal(game, error)) from None
         except EngineError as error:
             raise InvalidInput("invalid_rules", error.message) from None
         cave = int(getattr(rules, game_driver.buy_in_option))
@@ -186,7 +192,7 @@ async def set_bot_fill(
     if level is not None:
         check_level(level)
     if table.practice:
-        raise Conflict("practice_table", "A practice table always fills its seats with bots.")
+        raise Conflict("practice_table", _("A practice table always fills its seats with bots."))
     before = table.bot_fill
     table.bot_fill = level
     await session.flush()

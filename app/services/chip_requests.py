@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import ChipRequest, ChipRequestStatus, MemberStatus, User
 from app.db.types import utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.i18n import _
 from app.security.text import clean_text
 from app.services import admin_log, ledger
 
@@ -47,20 +48,30 @@ def _checked_note(note: str, max_length: int, code: str, what: str) -> str:
         return ""
     cleaned = clean_text(note, max_length)
     if cleaned is None:
-        raise InvalidInput(code, f"{what} has at most {max_length} characters of plain text.")
+        raise InvalidInput(
+            code,
+            _(
+                "%(what)s has at most %(max_length)s characters of plain text.",
+                what=what,
+                max_length=max_length,
+            ),
+        )
     return cleaned
 
 
 async def create(session: AsyncSession, member: User, amount: int, note: str) -> ChipRequest:
     """Record `member`'s request for `amount` chips."""
     if member.status != MemberStatus.ACTIVE:
-        raise Forbidden("account_inactive", "Only active members can ask for chips.")
+        raise Forbidden("account_inactive", _("Only active members can ask for chips."))
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise InvalidInput("request_amount_not_positive", "Ask for a whole positive number.")
+        raise InvalidInput("request_amount_not_positive", _("Ask for a whole positive number."))
     if amount > MAX_REQUEST_AMOUNT:
         raise InvalidInput(
             "request_amount_too_large",
-            f"A request may ask for at most {MAX_REQUEST_AMOUNT} chips.",
+            _(
+                "A request may ask for at most %(max_request_amount)s chips.",
+                max_request_amount=MAX_REQUEST_AMOUNT,
+            ),
             max=MAX_REQUEST_AMOUNT,
         )
     cleaned = _checked_note(note, MAX_NOTE_LENGTH, "request_note_invalid", "A note")
@@ -72,7 +83,10 @@ async def create(session: AsyncSession, member: User, amount: int, note: str) ->
     if (pending or 0) >= MAX_PENDING_PER_MEMBER:
         raise Conflict(
             "too_many_pending_requests",
-            f"You already have {MAX_PENDING_PER_MEMBER} requests waiting for an admin.",
+            _(
+                "You already have %(max_pending_per_member)s requests waiting for an admin.",
+                max_pending_per_member=MAX_PENDING_PER_MEMBER,
+            ),
             max=MAX_PENDING_PER_MEMBER,
         )
     request = ChipRequest(
@@ -93,7 +107,10 @@ async def _locked(session: AsyncSession, request_id: int) -> ChipRequest:
         select(ChipRequest).where(ChipRequest.id == request_id).with_for_update()
     )
     if request is None:
-        raise NotFound("chip_request_not_found", f"No chip request with id {request_id}.")
+        raise NotFound(
+            "chip_request_not_found",
+            _("No chip request with id %(request_id)s.", request_id=request_id),
+        )
     return request
 
 
@@ -105,7 +122,7 @@ async def approve(
     if request.status == ChipRequestStatus.APPROVED:
         return request
     if request.status != ChipRequestStatus.PENDING:
-        raise Conflict("chip_request_decided", "This request was already declined.")
+        raise Conflict("chip_request_decided", _("This request was already declined."))
     cleaned = _checked_note(answer, MAX_ANSWER_LENGTH, "answer_invalid", "An answer")
     posted = await ledger.post(
         session,
@@ -148,7 +165,7 @@ async def decline(
     if request.status == ChipRequestStatus.DECLINED:
         return request
     if request.status != ChipRequestStatus.PENDING:
-        raise Conflict("chip_request_decided", "This request was already approved.")
+        raise Conflict("chip_request_decided", _("This request was already approved."))
     request.status = ChipRequestStatus.DECLINED
     request.decided_at = utcnow()
     request.decided_by_id = actor.id

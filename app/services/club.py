@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AccountKind, Club, MemberStatus, Role, User
 from app.errors import Conflict, InvalidInput, NotFound
-from app.i18n import language_named
+from app.i18n import _, language_named
 from app.security.text import clean_text
 from app.services import admin_log, ledger, members
 
@@ -20,7 +20,7 @@ async def get_club(session: AsyncSession) -> Club:
     if club is None:
         raise NotFound(
             "club_not_set_up",
-            "This installation has no club yet: run `salon demo` or `salon create-admin`.",
+            _("This installation has no club yet: run `salon demo` or `salon create-admin`."),
         )
     return club
 
@@ -56,21 +56,27 @@ def _checked(changes: ClubChanges) -> ClubChanges:
         if value is not None and texts[field] is None:
             raise InvalidInput(
                 f"invalid_{field}",
-                f"The {field.replace('_', ' ')} must have 1 to {limit} characters of plain text.",
+                _(
+                    "The %(value)s must have 1 to %(limit)s characters of plain text.",
+                    value=field.replace("_", " "),
+                    limit=limit,
+                ),
             )
     seconds = changes.default_turn_seconds
     if seconds is not None and not 5 <= seconds <= 600:
-        raise InvalidInput("invalid_turn_seconds", "The turn timer must be 5 to 600 seconds.")
+        raise InvalidInput("invalid_turn_seconds", _("The turn timer must be 5 to 600 seconds."))
     if changes.seed_reveal not in (None, *SEED_REVEALS):
         raise InvalidInput(
-            "invalid_seed_reveal", "Seeds are revealed at the end of each hand or of the session."
+            "invalid_seed_reveal",
+            _("Seeds are revealed at the end of each hand or of the session."),
         )
     language = changes.default_language
     if language:
         named = language_named(language)
         if named is None:
             raise InvalidInput(
-                "unknown_language", f"Salon does not speak a language called '{language[:16]}'."
+                "unknown_language",
+                _("Salon does not speak a language called '%(language)s'.", language=language[:16]),
             )
         language = named.code  # as the catalogs spell it ("pt-BR", not "pt-br")
     return replace(
@@ -130,7 +136,7 @@ async def create_club(
 ) -> tuple[Club, User]:
     """Found the club: its row, its bank, and its owner (an active member with an account)."""
     if await club_exists(session):
-        raise Conflict("club_exists", "This installation already has a club.")
+        raise Conflict("club_exists", _("This installation already has a club."))
     club = Club(id=1, name=name)
     session.add(club)
     await ledger.open_account(session, ledger.BANK_KEY, AccountKind.BANK)

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.db.models import GameTable
 from app.errors import SalonError
+from app.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class TableMoved(SalonError):
 
     def __init__(self, table_id: int) -> None:
         super().__init__(
-            "table_moved", "This table has moved to another server; reconnecting to it."
+            "table_moved", _("This table has moved to another server; reconnecting to it.")
         )
         self.table_id = table_id
 
@@ -55,7 +56,7 @@ async def take(session: AsyncSession, table_id: int) -> int:
     it are accepted (a former owner's are refused)."""
     token = (await session.execute(_RAISE, {"table_id": table_id})).scalar_one_or_none()
     if token is None:
-        raise SalonError("not_found", f"There is no table {table_id}.")
+        raise SalonError("not_found", _("There is no table %(table_id)s.", table_id=table_id))
     return int(token)
 
 

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import GameTable, Hand, HandSeat, User
 from app.db.types import UTCDateTime
 from app.errors import InvalidInput, NotFound
+from app.i18n import _
 
 MAX_PAGE = 100
 SelectT = TypeVar("SelectT", bound=Select[*tuple[Any, ...]])
@@ -64,7 +65,7 @@ class Cursor:
             return cls(ended_at.astimezone(UTC), int(hand_id))
         except (ValueError, binascii.Error, UnicodeDecodeError):
             raise InvalidInput(
-                "invalid_cursor", "This page link is not valid: start again from the first page."
+                "invalid_cursor", _("This page link is not valid: start again from the first page.")
             ) from None
 
 
@@ -285,7 +286,7 @@ async def open_hand(
     summaries = await summarise(session, [hand_id], viewer_id) if found else []
     seat = summaries[0].seat_of(viewer_id) if summaries else None
     if found is None or not summaries or (seat is None and not admin):
-        raise NotFound("hand_not_found", "No such hand among those you played.")
+        raise NotFound("hand_not_found", _("No such hand among those you played."))
     return OpenedHand(found[0], found[1], summaries[0], seat)
 
 

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Account, AccountKind, GameTable, Hand, LedgerEntry, TableSeat, User
 from app.db.models import TableStatus as Status
 from app.errors import Conflict, NotFound
+from app.i18n import _
 from app.services import ledger
 from app.services import tables as table_service
 
@@ -119,7 +120,9 @@ async def return_stranded(session: AsyncSession, account: str, actor_id: int | N
     touched the account (entry ids are never reused), so a retry moves nothing twice."""
     found = next(iter(await stranded(session, account)), None)
     if found is None:
-        raise NotFound("not_stranded", f"No stranded chips in account {account}.")
+        raise NotFound(
+            "not_stranded", _("No stranded chips in account %(account)s.", account=account)
+        )
     last_entry = await session.scalar(
         select(func.max(LedgerEntry.id))
         .join(
@@ -133,7 +136,10 @@ async def return_stranded(session: AsyncSession, account: str, actor_id: int | N
         table = await table_service.get_table(session, found.table_id)
         returned = await table_service.return_pot(session, table, idempotency_key=key)
         if not returned:
-            raise Conflict("no_payers", f"Nobody paid into the pot of table {found.table_id}.")
+            raise Conflict(
+                "no_payers",
+                _("Nobody paid into the pot of table %(table_id)s.", table_id=found.table_id),
+            )
         return sum(returned.values())
     # The table may be gone (or never have been): then its chips were club chips.
     practice = await session.scalar(

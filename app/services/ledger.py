@@ -37,6 +37,7 @@ from app.db.models import (
 from app.db.types import utcnow
 from app.engine.options import MAX_CHIPS
 from app.errors import Conflict, InvalidInput, NotFound
+from app.i18n import _
 from app.security.text import has_control_chars
 
 BANK_KEY = "bank"
@@ -94,7 +95,11 @@ class InsufficientFunds(Conflict):
     def __init__(self, account_key: str, balance: int, needed: int) -> None:
         super().__init__(
             "insufficient_funds",
-            f"Not enough chips: the balance is {balance}, the movement needs {needed}.",
+            _(
+                "Not enough chips: the balance is %(balance)s, the movement needs %(needed)s.",
+                balance=balance,
+                needed=needed,
+            ),
             account=account_key,
             balance=balance,
             needed=needed,
@@ -112,23 +117,25 @@ def _as_tuple(m: Movement) -> tuple[str, str, int]:
 
 def _validate(idempotency_key: str, reason: str, movements: Sequence[Movement]) -> None:
     if not 1 <= len(idempotency_key) <= MAX_KEY_LENGTH or has_control_chars(idempotency_key):
-        raise InvalidInput("invalid_idempotency_key", "The idempotency key must be 1-128 chars.")
+        raise InvalidInput("invalid_idempotency_key", _("The idempotency key must be 1-128 chars."))
     if not reason.strip() or len(reason) > MAX_REASON_LENGTH or has_control_chars(reason):
         raise InvalidInput(
-            "reason_required", "A reason (at most 200 characters, plain text) is required."
+            "reason_required", _("A reason (at most 200 characters, plain text) is required.")
         )
     if not movements:
-        raise InvalidInput("no_movement", "An operation must move chips.")
+        raise InvalidInput("no_movement", _("An operation must move chips."))
     for m in movements:
         # bool is an int in Python; a chip count never is.
         if isinstance(m.amount, bool) or not isinstance(m.amount, int) or m.amount <= 0:
-            raise InvalidInput("amount_not_positive", "Amounts must be whole positive numbers.")
+            raise InvalidInput("amount_not_positive", _("Amounts must be whole positive numbers."))
         if m.amount > MAX_AMOUNT:
             raise InvalidInput(
-                "amount_too_large", f"An amount may not exceed {MAX_AMOUNT} chips.", max=MAX_AMOUNT
+                "amount_too_large",
+                _("An amount may not exceed %(max_amount)s chips.", max_amount=MAX_AMOUNT),
+                max=MAX_AMOUNT,
             )
         if m.from_key == m.to_key:
-            raise InvalidInput("same_account", "Chips cannot move from an account to itself.")
+            raise InvalidInput("same_account", _("Chips cannot move from an account to itself."))
 
 
 async def _existing(session: AsyncSession, key: str) -> LedgerOperation | None:
@@ -142,7 +149,7 @@ def _replay_or_conflict(existing: LedgerOperation, fingerprint: str) -> Posted:
     if existing.fingerprint != fingerprint:
         raise Conflict(
             "idempotency_conflict",
-            "This idempotency key was already used for a different operation.",
+            _("This idempotency key was already used for a different operation."),
         )
     return Posted(operation_id=existing.id, replayed=True)
 
@@ -169,14 +176,22 @@ async def post(
     accounts = {a.key: a for a in locked}
     missing = [k for k in keys if k not in accounts]
     if missing:
-        raise NotFound("account_not_found", f"No such account: {missing[0]}.", account=missing[0])
+        raise NotFound(
+            "account_not_found",
+            _("No such account: %(missing)s.", missing=missing[0]),
+            account=missing[0],
+        )
 
     for m in movements:
         if (accounts[m.from_key].kind in PLAY_KINDS) != (accounts[m.to_key].kind in PLAY_KINDS):
             # Play money and the club's chips never meet: practice chips are worth nothing.
             raise InvalidInput(
                 "play_money_mixed",
-                f"Play money cannot move between {m.from_key} and {m.to_key}.",
+                _(
+                    "Play money cannot move between %(from_key)s and %(to_key)s.",
+                    from_key=m.from_key,
+                    to_key=m.to_key,
+                ),
             )
     deltas: dict[str, int] = defaultdict(int)
     for m in movements:
@@ -279,7 +294,7 @@ async def open_account(
 async def balance_of(session: AsyncSession, key: str) -> int:
     balance = await session.scalar(select(Account.balance).where(Account.key == key))
     if balance is None:
-        raise NotFound("account_not_found", f"No such account: {key}.", account=key)
+        raise NotFound("account_not_found", _("No such account: %(key)s.", key=key), account=key)
     return int(balance)
 
 

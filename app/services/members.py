@@ -26,6 +26,7 @@ from app.db.models import (
 )
 from app.db.types import utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.i18n import _
 from app.security.passwords import check_strength, hash_password
 from app.security.text import clean_text, has_control_chars
 from app.security.tokens import new_token
@@ -40,8 +41,10 @@ def normalize_username(username: str) -> str:
     if not USERNAME_PATTERN.fullmatch(name):
         raise InvalidInput(
             "invalid_username",
-            "Usernames have 3 to 32 characters: letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit.",
+            _(
+                "Usernames have 3 to 32 characters: letters, digits, '.', '_' or '-', "
+                "starting with a letter or digit."
+            ),
         )
     return name
 
@@ -52,7 +55,10 @@ def clean_display_name(display_name: str) -> str:
     if name is None:
         raise InvalidInput(
             "invalid_display_name",
-            f"Display names have 1 to {MAX_DISPLAY_NAME} characters of plain text.",
+            _(
+                "Display names have 1 to %(max_display_name)s characters of plain text.",
+                max_display_name=MAX_DISPLAY_NAME,
+            ),
         )
     return name
 
@@ -70,7 +76,7 @@ async def create_user(
     name = normalize_username(username)
     check_strength(password)
     if await session.scalar(select(User.id).where(User.username == name)) is not None:
-        raise Conflict("username_taken", f"The username '{name}' is taken.")
+        raise Conflict("username_taken", _("The username '%(name)s' is taken.", name=name))
     user = User(
         username=name,
         display_name=clean_display_name(display_name),
@@ -98,11 +104,13 @@ async def register(
     setting decides between active and pending (waiting for an admin's approval)."""
     club = await session.get(Club, 1)
     if club is None:
-        raise NotFound("club_not_set_up", "This installation has no club yet.")
+        raise NotFound("club_not_set_up", _("This installation has no club yet."))
     status = MemberStatus.PENDING if club.signup_requires_approval else MemberStatus.ACTIVE
     if invite_code:
         if has_control_chars(invite_code):
-            raise InvalidInput("invalid_invite", "This invite code is unknown, used up or expired.")
+            raise InvalidInput(
+                "invalid_invite", _("This invite code is unknown, used up or expired.")
+            )
         invite = await session.scalar(
             select(Invite).where(Invite.code == invite_code).with_for_update()
         )
@@ -113,7 +121,9 @@ async def register(
             or invite.uses >= invite.max_uses
             or (invite.expires_at is not None and invite.expires_at <= now)
         ):
-            raise InvalidInput("invalid_invite", "This invite code is unknown, used up or expired.")
+            raise InvalidInput(
+                "invalid_invite", _("This invite code is unknown, used up or expired.")
+            )
         invite.uses += 1
         status = MemberStatus.ACTIVE
     return await create_user(
@@ -129,7 +139,7 @@ async def register(
 async def get_member(session: AsyncSession, user_id: int) -> User:
     user = await session.get(User, user_id)
     if user is None:
-        raise NotFound("member_not_found", f"No member with id {user_id}.")
+        raise NotFound("member_not_found", _("No member with id %(user_id)s.", user_id=user_id))
     return user
 
 
@@ -153,11 +163,11 @@ def may_manage(actor: User, target: User) -> None:
     """Admins manage members; only the owner manages admins; nobody manages the owner or
     themselves."""
     if actor.id == target.id:
-        raise Forbidden("cannot_act_on_self", "You cannot do this to your own account.")
+        raise Forbidden("cannot_act_on_self", _("You cannot do this to your own account."))
     if target.role == Role.OWNER:
-        raise Forbidden("target_is_owner", "The club's owner cannot be changed this way.")
+        raise Forbidden("target_is_owner", _("The club's owner cannot be changed this way."))
     if target.role == Role.ADMIN and actor.role != Role.OWNER:
-        raise Forbidden("owner_only", "Only the club's owner can manage admins.")
+        raise Forbidden("owner_only", _("Only the club's owner can manage admins."))
 
 
 async def _log_member(
@@ -179,7 +189,9 @@ async def approve(session: AsyncSession, actor: User, user_id: int) -> User:
     user = await get_member(session, user_id)
     may_manage(actor, user)
     if user.status != MemberStatus.PENDING:
-        raise Conflict("not_pending", f"{user.username} is not waiting for approval.")
+        raise Conflict(
+            "not_pending", _("%(username)s is not waiting for approval.", username=user.username)
+        )
     user.status = MemberStatus.ACTIVE
     await session.flush()
     await _log_member(session, actor, "member.approve", user, "status", MemberStatus.PENDING)
@@ -193,7 +205,9 @@ async def reject(session: AsyncSession, actor: User, user_id: int) -> str:
     user = await get_member(session, user_id)
     may_manage(actor, user)
     if user.status != MemberStatus.PENDING:
-        raise Conflict("not_pending", f"{user.username} is not waiting for approval.")
+        raise Conflict(
+            "not_pending", _("%(username)s is not waiting for approval.", username=user.username)
+        )
     accounts = list(
         (await session.scalars(select(Account).where(Account.user_id == user.id))).all()
     )
@@ -206,7 +220,10 @@ async def reject(session: AsyncSession, actor: User, user_id: int) -> str:
     if moved:
         raise Conflict(
             "has_ledger_history",
-            f"{user.username} already has chip movements: approve or ban them instead.",
+            _(
+                "%(username)s already has chip movements: approve or ban them instead.",
+                username=user.username,
+            ),
         )
     before = {
         "status": str(user.status),
@@ -236,9 +253,9 @@ async def reject(session: AsyncSession, actor: User, user_id: int) -> str:
 
 async def set_role(session: AsyncSession, actor: User, user_id: int, role: Role) -> User:
     if actor.role != Role.OWNER:
-        raise Forbidden("owner_only", "Only the club's owner can change roles.")
+        raise Forbidden("owner_only", _("Only the club's owner can change roles."))
     if role == Role.OWNER:
-        raise InvalidInput("invalid_role", "A club has one owner; choose admin or member.")
+        raise InvalidInput("invalid_role", _("A club has one owner; choose admin or member."))
     user = await get_member(session, user_id)
     may_manage(actor, user)
     before = str(user.role)
@@ -264,7 +281,7 @@ async def unban(session: AsyncSession, actor: User, user_id: int) -> User:
     user = await get_member(session, user_id)
     may_manage(actor, user)
     if user.status != MemberStatus.BANNED:
-        raise Conflict("not_banned", f"{user.username} is not banned.")
+        raise Conflict("not_banned", _("%(username)s is not banned.", username=user.username))
     user.status = MemberStatus.ACTIVE
     await session.flush()
     await _log_member(session, actor, "member.unban", user, "status", MemberStatus.BANNED)
@@ -306,7 +323,9 @@ async def list_invites(session: AsyncSession) -> list[Invite]:
 async def revoke_invite(session: AsyncSession, actor: User, invite_id: int) -> Invite:
     invite = await session.get(Invite, invite_id)
     if invite is None:
-        raise NotFound("invite_not_found", f"No invite with id {invite_id}.")
+        raise NotFound(
+            "invite_not_found", _("No invite with id %(invite_id)s.", invite_id=invite_id)
+        )
     if invite.revoked:  # revoking again changes nothing, and so leaves no second row
         return invite
     invite.revoked = True

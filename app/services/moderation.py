@@ -18,6 +18,7 @@ from sqlalchemy.orm import aliased
 from app.db.models import ChatMessage, ChatMute, GameTable, User
 from app.db.types import utcnow
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.i18n import _
 from app.services import admin_log, members
 from app.services.time_words import time_left_words
 
@@ -49,7 +50,7 @@ class ChatLine:
 async def table_chat(session: AsyncSession, table_id: int, limit: int = 200) -> list[ChatLine]:
     """The table's last `limit` chat lines, oldest first, removed ones included."""
     if await session.get(GameTable, table_id) is None:
-        raise NotFound("table_not_found", f"No table with id {table_id}.")
+        raise NotFound("table_not_found", _("No table with id %(table_id)s.", table_id=table_id))
     remover = aliased(User)
     rows = (
         await session.execute(
@@ -90,9 +91,11 @@ class Removed:
 async def remove_line(session: AsyncSession, actor: User, message_id: int) -> Removed:
     message = await session.get(ChatMessage, message_id)
     if message is None:
-        raise NotFound("chat_line_not_found", f"No chat line with id {message_id}.")
+        raise NotFound(
+            "chat_line_not_found", _("No chat line with id %(message_id)s.", message_id=message_id)
+        )
     if message.removed_at is not None:
-        raise Conflict("chat_line_removed", "That chat line was already removed.")
+        raise Conflict("chat_line_removed", _("That chat line was already removed."))
     author = await members.get_member(session, message.user_id)
     message.removed_at = utcnow()
     message.removed_by_id = actor.id
@@ -125,7 +128,7 @@ def check_may_chat(until: datetime | None) -> None:
         left = time_left_words(until, utcnow())
         raise Forbidden(
             "chat_muted",
-            f"An admin muted you in the chat: you may chat again in {left}.",
+            _("An admin muted you in the chat: you may chat again in %(left)s.", left=left),
             until=until.isoformat(),
         )
 
@@ -135,7 +138,11 @@ async def mute(session: AsyncSession, actor: User, user_id: int, minutes: int) -
     muted member again sets the new end."""
     if not 1 <= minutes <= MAX_MUTE_MINUTES:
         raise InvalidInput(
-            "invalid_mute_minutes", f"A mute lasts 1 to {MAX_MUTE_MINUTES} minutes (30 days)."
+            "invalid_mute_minutes",
+            _(
+                "A mute lasts 1 to %(max_mute_minutes)s minutes (30 days).",
+                max_mute_minutes=MAX_MUTE_MINUTES,
+            ),
         )
     target = await members.get_member(session, user_id)
     members.may_manage(actor, target)
@@ -166,7 +173,7 @@ async def unmute(session: AsyncSession, actor: User, user_id: int) -> None:
     members.may_manage(actor, target)
     before = await muted_until(session, user_id)
     if before is None:
-        raise Conflict("not_muted", f"{target.username} is not muted.")
+        raise Conflict("not_muted", _("%(username)s is not muted.", username=target.username))
     mute_row = await session.get(ChatMute, user_id)
     assert mute_row is not None
     await session.delete(mute_row)

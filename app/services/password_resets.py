@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import AuthSession, MemberStatus, PasswordReset, User
 from app.db.types import utcnow
 from app.errors import Conflict, InvalidInput, NotFound
+from app.i18n import _
 from app.security.passwords import check_strength, hash_password
 from app.security.text import has_control_chars
 from app.security.tokens import digest, new_token
@@ -45,8 +46,10 @@ class InvalidResetLink(NotFound):
     def __init__(self) -> None:
         super().__init__(
             "reset_link_invalid",
-            "This password-reset link is unknown, already used or expired: ask an admin "
-            "of the club for a new one.",
+            _(
+                "This password-reset link is unknown, already used or expired: ask an admin "
+                "of the club for a new one."
+            ),
         )
 
 
@@ -66,11 +69,16 @@ class IssuedReset:
 def _resettable(member: User) -> None:
     if member.bot_level is not None:
         raise InvalidInput(
-            "member_is_bot", f"{member.username} is a computer player: it has no password."
+            "member_is_bot",
+            _("%(username)s is a computer player: it has no password.", username=member.username),
         )
     if member.status == MemberStatus.BANNED:
         raise Conflict(
-            "member_banned", f"{member.username} is banned: unban them before a new password."
+            "member_banned",
+            _(
+                "%(username)s is banned: unban them before a new password.",
+                username=member.username,
+            ),
         )
 
 
@@ -83,7 +91,9 @@ async def issue(
     # Locked, so that two admins' links made at once leave one, not two.
     member = await session.get(User, member_id, with_for_update=True)
     if member is None:
-        raise NotFound("member_not_found", f"No member with id {member_id}.")
+        raise NotFound(
+            "member_not_found", _("No member with id %(member_id)s.", member_id=member_id)
+        )
     if actor is not None:
         members.may_manage(actor, member)
     _resettable(member)

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import RequestReply
 from app.errors import Conflict
+from app.i18n import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ async def earlier(session: AsyncSession, request: Keyed) -> dict[str, Any] | Non
     if reply.fingerprint != _fingerprint(request.content):
         raise Conflict(
             "idempotency_conflict",
-            "This request key was already used for a different request: use a new key.",
+            _("This request key was already used for a different request: use a new key."),
         )
     return dict(reply.answer)
 

@@ -49,7 +49,9 @@ GAMES: dict[str, GameRules] = {
 
 def game_rules(game: str) -> GameRules:
     if game not in GAMES:
-        raise InvalidInput("unknown_game", f"Salon does not deal {game!r}.", field="game")
+        raise InvalidInput(
+            "unknown_game", _("Salon does not deal '%(game)s'.", game=game), field="game"
+        )
     return GAMES[game]
 
 
@@ -233,7 +235,40 @@ def check(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
                     )
                     raise InvalidRules(message, list(pair), error.code) from None
         fields_ = [error.field] if error.field else []
-        raise InvalidRules(error.message, fields_, error.code) from None
+        raise InvalidRules(config_refusal(game, error), fields_, error.code) from None
+
+
+def config_refusal(game: str, error: ConfigError) -> str:
+    """The engine's refusal of a configuration, in the reader's language: what the option
+    at fault allows, from its ``OptionInfo`` (the engine's own sentence for a refusal
+    this does not know)."""
+    info = GAMES[game].info.get(error.field or "") if game in GAMES else None
+    if error.code == "unknown_option":
+        return _("There is no rule option '%(key)s'.", key=error.field or "")
+    if error.code == "bad_rules":
+        return _("The rules must be an object of option: value.")
+    if error.code == "unknown_preset":
+        return _("There is no built-in preset by that name.")
+    if info is None:
+        return error.message
+    label = _(info.label)
+    if error.code == "not_supported_yet":
+        return _("%(label)s: this choice is not supported yet.", label=label)
+    if error.code != "bad_option":
+        return error.message
+    if info.kind == "bool":
+        return _("%(label)s: choose yes or no.", label=label)
+    if info.kind == "choice":
+        choices = ", ".join(_(words) for words in info.words.values())
+        return _("%(label)s: choose one of: %(choices)s.", label=label, choices=choices)
+    if info.minimum is not None and info.maximum is not None:
+        return _(
+            "%(label)s must be a whole number from %(low)s to %(high)s.",
+            label=label,
+            low=describe(info, info.minimum),
+            high=describe(info, info.maximum),
+        )
+    return _("%(label)s must be a whole number.", label=label)
 
 
 _MISSING = object()

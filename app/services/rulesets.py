@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import RuleSet, User
 from app.db.types import utcnow
 from app.errors import Conflict, InvalidInput, NotFound
+from app.i18n import _
 from app.security.text import clean_text
 from app.services import admin_log, rule_words
 
@@ -67,7 +68,10 @@ def get_preset(game: str, key: str) -> Preset:
     for found in presets(rule_words.known_game(game)):
         if found.key == key:
             return found
-    raise NotFound("preset_not_found", f"There is no built-in {game} preset named {key!r}.")
+    raise NotFound(
+        "preset_not_found",
+        _("There is no built-in %(game)s preset named '%(key)s'.", game=game, key=key),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +111,12 @@ class CheckedRuleSet:
             return self.options
         raise Conflict(
             "ruleset_invalid",
-            f"{self.ruleset.name!r} holds rules Salon no longer accepts: {self._reason} "
-            "An admin must fix or archive it first.",
+            _(
+                "'%(name)s' holds rules Salon no longer accepts: %(reason)s "
+                "An admin must fix or archive it first.",
+                name=self.ruleset.name,
+                reason=self._reason,
+            ),
             field="ruleset_id",
             problem=self.problem.to_dict() if self.problem is not None else None,
         )
@@ -138,7 +146,10 @@ async def list_rulesets(
 async def get_ruleset(session: AsyncSession, ruleset_id: int) -> RuleSet:
     found = await session.get(RuleSet, ruleset_id)
     if found is None:
-        raise NotFound("ruleset_not_found", f"No house-rule configuration with id {ruleset_id}.")
+        raise NotFound(
+            "ruleset_not_found",
+            _("No house-rule configuration with id %(ruleset_id)s.", ruleset_id=ruleset_id),
+        )
     return found
 
 
@@ -147,7 +158,10 @@ def _name(name: str) -> str:
     if cleaned is None:
         raise InvalidInput(
             "invalid_name",
-            f"A configuration's name has 1 to {NAME_LENGTH} characters of plain text.",
+            _(
+                "A configuration's name has 1 to %(name_length)s characters of plain text.",
+                name_length=NAME_LENGTH,
+            ),
             field="name",
         )
     return cleaned
@@ -160,7 +174,10 @@ def _description(text: str) -> str:
     if cleaned is None:
         raise InvalidInput(
             "invalid_description",
-            f"A description has at most {DESCRIPTION_LENGTH} characters of plain text.",
+            _(
+                "A description has at most %(description_length)s characters of plain text.",
+                description_length=DESCRIPTION_LENGTH,
+            ),
             field="description",
         )
     return cleaned
@@ -175,8 +192,12 @@ async def _check_name_free(
     if await session.scalar(query) is not None:
         raise Conflict(
             "ruleset_name_taken",
-            f"The club already has a {rule_words.game_rules(game).title} configuration "
-            f"named {name!r} (archived ones keep their names).",
+            _(
+                "The club already has a %(title)s configuration named '%(name)s' "
+                "(archived ones keep their names).",
+                title=rule_words.game_rules(game).title,
+                name=name,
+            ),
             field="name",
         )
 
@@ -245,10 +266,10 @@ async def edit_ruleset(
     the copy of the rules they were opened with."""
     ruleset = await get_ruleset(session, ruleset_id)
     if ruleset.archived:
-        raise Conflict("ruleset_archived", "Restore this configuration before editing it.")
+        raise Conflict("ruleset_archived", _("Restore this configuration before editing it."))
     if draft.game != ruleset.game:
         raise InvalidInput(
-            "game_mismatch", "A configuration's game cannot be changed.", field="game"
+            "game_mismatch", _("A configuration's game cannot be changed."), field="game"
         )
     name = _name(draft.name)
     description = _description(draft.description)
@@ -304,7 +325,7 @@ async def _free_copy_name(session: AsyncSession, game: str, base: str) -> str:
         )
         if taken is None:
             return candidate
-    raise Conflict("ruleset_name_taken", "Give the copy a name of its own.", field="name")
+    raise Conflict("ruleset_name_taken", _("Give the copy a name of its own."), field="name")
 
 
 async def archive_ruleset(session: AsyncSession, actor: User, ruleset_id: int) -> RuleSet:
@@ -349,18 +370,28 @@ async def rules_for_table(
     if ruleset.game != game:
         raise InvalidInput(
             "ruleset_game_mismatch",
-            f"{ruleset.name!r} is a {rule_words.game_rules(ruleset.game).title} configuration.",
+            _(
+                "'%(name)s' is a %(title)s configuration.",
+                name=ruleset.name,
+                title=rule_words.game_rules(ruleset.game).title,
+            ),
             field="ruleset_id",
         )
     if ruleset.archived:
-        raise Conflict("ruleset_archived", f"{ruleset.name!r} is archived.", field="ruleset_id")
+        raise Conflict(
+            "ruleset_archived", _("'%(name)s' is archived.", name=ruleset.name), field="ruleset_id"
+        )
     allowed = rule_words.game_rules(game).stakes
     for key in stakes:
         if key not in allowed:
             raise InvalidInput(
                 "not_a_stake",
-                f"{key!r} is a house rule of the configuration, not a stake "
-                f"(the stakes are: {', '.join(allowed)}).",
+                _(
+                    "'%(key)s' is a house rule of the configuration, not a stake "
+                    "(the stakes are: %(stakes)s).",
+                    key=key,
+                    stakes=", ".join(allowed),
+                ),
                 field=key,
             )
     return {**checked(ruleset).usable_options(), **stakes}

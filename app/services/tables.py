@@ -28,11 +28,14 @@ from app.db.models import (
 )
 from app.db.types import utcnow
 from app.engine.base import EngineError
+from app.engine.options import ConfigError
 from app.engine.registry import driver
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.i18n import _
 from app.security.text import clean_text
 from app.security.tokens import new_token, same
 from app.services import admin_log, ledger, replies, rule_words, rulesets
+from app.tables.refusal_words import refusal_sentence
 from app.tables.values import SeatInfo as SeatInfo
 from app.tables.values import TableInfo
 
@@ -58,7 +61,7 @@ async def visible_table(
     table = await get_table(session, table_id)
     seated = {s.user_id for s in await seats_of(session, table_id)}
     if not may_see(table, user, seated, invite_code):
-        raise NotFound("table_not_found", f"No table with id {table_id}.")
+        raise NotFound("table_not_found", _("No table with id %(table_id)s.", table_id=table_id))
     return table
 
 
@@ -115,32 +118,49 @@ def _check_spec(spec: TableSpec) -> tuple[str, dict[str, Any]]:
     as the engine normalises them."""
     name = clean_text(spec.name, 60)
     if name is None:
-        raise InvalidInput("invalid_name", "A table's name has 1 to 60 characters of plain text.")
+        raise InvalidInput(
+            "invalid_name", _("A table's name has 1 to 60 characters of plain text.")
+        )
     try:
         game = driver(spec.game)
     except EngineError as error:
-        raise InvalidInput(error.code, error.message) from None
+        raise InvalidInput(error.code, refusal_sentence(error)) from None
     try:
         rules = game.resolve_rules(spec.preset, spec.rules)
     except EngineError as error:
         field = getattr(error, "field", None)
-        raise InvalidInput("invalid_rules", error.message, rule=field, reason=error.code) from None
+        said = (
+            rule_words.config_refusal(spec.game, error)
+            if isinstance(error, ConfigError)
+            else refusal_sentence(error)
+        )
+        raise InvalidInput("invalid_rules", said, rule=field, reason=error.code) from None
     if not game.min_seats <= spec.seat_count <= game.max_seats:
         raise InvalidInput(
             "invalid_seat_count",
-            f"A {spec.game} table has {game.min_seats} to {game.max_seats} seats.",
+            _(
+                "A %(game)s table has %(min_seats)s to %(max_seats)s seats.",
+                game=spec.game,
+                min_seats=game.min_seats,
+                max_seats=game.max_seats,
+            ),
         )
     if not 1 <= spec.buy_in_min <= spec.buy_in_max <= ledger.MAX_AMOUNT:
-        raise InvalidInput("invalid_buy_in", "The buy-in range must satisfy 1 ≤ minimum ≤ maximum.")
+        raise InvalidInput(
+            "invalid_buy_in", _("The buy-in range must satisfy 1 ≤ minimum ≤ maximum.")
+        )
     problem = game.buy_in_rule(rules, spec.buy_in_min, spec.buy_in_max)
     if problem:
-        raise InvalidInput("invalid_buy_in", problem)
+        raise InvalidInput("invalid_buy_in", refusal_sentence(problem), reason=problem.code)
     if spec.turn_seconds is not None and not 5 <= spec.turn_seconds <= 600:
-        raise InvalidInput("invalid_turn_seconds", "The turn timer must be 5 to 600 seconds.")
+        raise InvalidInput("invalid_turn_seconds", _("The turn timer must be 5 to 600 seconds."))
     if spec.gathering_seconds is not None and not 0 <= spec.gathering_seconds <= MAX_GATHERING:
         raise InvalidInput(
             "invalid_gathering_seconds",
-            f"The gathering countdown must be 0 to {MAX_GATHERING} seconds.",
+            _(
+                "The gathering countdown must be 0 to %(max_gathering)s seconds.",
+                max_gathering=MAX_GATHERING,
+            ),
         )
     return name, game.rules_dict(rules)
 
@@ -148,9 +168,9 @@ def _check_spec(spec: TableSpec) -> tuple[str, dict[str, Any]]:
 async def create_table(session: AsyncSession, actor: User, spec: TableSpec) -> GameTable:
     club = await session.get(Club, 1)
     if club is None:
-        raise NotFound("club_not_set_up", "This installation has no club yet.")
+        raise NotFound("club_not_set_up", _("This installation has no club yet."))
     if actor.role == Role.MEMBER and not club.members_may_create_tables and not spec.practice:
-        raise Forbidden("admin_only", "Only the club's admins can open tables.")
+        raise Forbidden("admin_only", _("Only the club's admins can open tables."))
     spec = await _with_ruleset(session, spec)
     name, rules = _check_spec(spec)
     table = GameTable(
@@ -198,7 +218,7 @@ async def _with_ruleset(session: AsyncSession, spec: TableSpec) -> TableSpec:
         return spec
     if spec.preset is not None:
         raise InvalidInput(
-            "preset_and_ruleset", "Choose a saved configuration or a preset, not both."
+            "preset_and_ruleset", _("Choose a saved configuration or a preset, not both.")
         )
     rules = await rulesets.rules_for_table(session, spec.game, spec.ruleset_id, spec.rules)
     return replace(spec, rules=rules)
@@ -233,18 +253,18 @@ async def edit_table(
     the runtime has dealt a hand at it, which the stored count may not show yet). Rules
     and stakes stay as they are while anyone is seated: they bought in under them."""
     if not may_edit(table, actor):
-        raise Forbidden("not_table_owner", "Only the club's admins or its opener can edit it.")
+        raise Forbidden("not_table_owner", _("Only the club's admins or its opener can edit it."))
     if table.status == TableStatus.CLOSED:
-        raise Conflict("table_closed", "This table is closed.")
+        raise Conflict("table_closed", _("This table is closed."))
     if dealt or table.hands_played > 0:
         raise Conflict(
             "table_already_dealt",
-            "A table can be edited only before its first hand; open a new table instead.",
+            _("A table can be edited only before its first hand; open a new table instead."),
         )
     if edit.changes_play and await seats_of(session, table.id):
         raise Conflict(
             "table_has_players",
-            "Players have bought in under these rules and stakes: they must stand up first.",
+            _("Players have bought in under these rules and stakes: they must stand up first."),
         )
     game = driver(table.game)
     ruleset_id = edit.ruleset_id if edit.ruleset_id is not None else table.ruleset_id
@@ -252,7 +272,10 @@ async def edit_table(
         if key not in _stake_names(table.game):
             raise InvalidInput(
                 "not_a_stake",
-                f"{key!r} is a house rule, not a stake: choose another configuration instead.",
+                _(
+                    "'%(key)s' is a house rule, not a stake: choose another configuration instead.",
+                    key=key,
+                ),
                 field=key,
             )
     stakes = edit.stakes
@@ -324,7 +347,7 @@ def table_settings(table: GameTable) -> dict[str, Any]:
 async def get_table(session: AsyncSession, table_id: int) -> GameTable:
     table = await session.get(GameTable, table_id)
     if table is None:
-        raise NotFound("table_not_found", f"No table with id {table_id}.")
+        raise NotFound("table_not_found", _("No table with id %(table_id)s.", table_id=table_id))
     return table
 
 
@@ -435,11 +458,11 @@ async def take_seat(
     if (earlier := await replies.earlier(session, request)) is not None:
         return Reply(earlier, replayed=True)
     if table.status == TableStatus.CLOSED:
-        raise Conflict("table_closed", "This table is closed.")
+        raise Conflict("table_closed", _("This table is closed."))
     if user.status != MemberStatus.ACTIVE:
-        raise Forbidden("account_inactive", "Only active members can sit down.")
+        raise Forbidden("account_inactive", _("Only active members can sit down."))
     if table.practice and user.bot_level is None and user.id != table.created_by_id:
-        raise Forbidden("practice_table", "A practice table is its opener's alone.")
+        raise Forbidden("practice_table", _("A practice table is its opener's alone."))
     taken = {
         s.seat_no: s.user_id
         for s in (
@@ -447,16 +470,18 @@ async def take_seat(
         ).all()
     }
     if user.id in taken.values():
-        raise Conflict("already_seated", "You already have a seat at this table.")
+        raise Conflict("already_seated", _("You already have a seat at this table."))
     if seat_no is None:
         free = [n for n in range(table.seat_count) if n not in taken]
         if not free:
-            raise Conflict("table_full", "Every seat at this table is taken.")
+            raise Conflict("table_full", _("Every seat at this table is taken."))
         seat_no = free[0]
     if not 0 <= seat_no < table.seat_count:
-        raise InvalidInput("invalid_seat", f"Seats are numbered 0 to {table.seat_count - 1}.")
+        raise InvalidInput(
+            "invalid_seat", _("Seats are numbered 0 to %(value)s.", value=table.seat_count - 1)
+        )
     if seat_no in taken:
-        raise Conflict("seat_taken", f"Seat {seat_no} is taken.")
+        raise Conflict("seat_taken", _("Seat %(seat_no)s is taken.", seat_no=seat_no))
     _check_buy_in(table, 0, buy_in)
     await ledger.open_account(session, seat_key(table.id, user.id), seat_kind(table), user.id)
     await ledger.post(
@@ -494,8 +519,11 @@ def _check_buy_in(table: GameTable, stack: int, amount: int) -> None:
     if stack + amount < table.buy_in_min or stack + amount > table.buy_in_max:
         raise InvalidInput(
             "buy_in_out_of_range",
-            f"Your stack at this table must be between {table.buy_in_min} and "
-            f"{table.buy_in_max} chips.",
+            _(
+                "Your stack at this table must be between %(buy_in_min)s and %(buy_in_max)s chips.",
+                buy_in_min=table.buy_in_min,
+                buy_in_max=table.buy_in_max,
+            ),
             min=table.buy_in_min,
             max=table.buy_in_max,
         )
@@ -506,7 +534,7 @@ async def seat_of(session: AsyncSession, table_id: int, user_id: int) -> TableSe
         select(TableSeat).where(TableSeat.table_id == table_id, TableSeat.user_id == user_id)
     )
     if seat is None:
-        raise NotFound("not_seated", "You do not have a seat at this table.")
+        raise NotFound("not_seated", _("You do not have a seat at this table."))
     return seat
 
 
@@ -542,7 +570,7 @@ async def member(session: AsyncSession, user_id: int) -> User:
     """The member behind a table command (sitting down, chatting, editing the table)."""
     user = await session.get(User, user_id)
     if user is None:
-        raise NotFound("member_not_found", "No such member.")
+        raise NotFound("member_not_found", _("No such member."))
     return user
 
 
@@ -618,11 +646,11 @@ async def top_up(
     key = seat_key(table.id, user.id)
     stack = await ledger.balance_of(session, key)
     if amount <= 0:
-        raise InvalidInput("amount_not_positive", "Amounts must be whole positive numbers.")
+        raise InvalidInput("amount_not_positive", _("Amounts must be whole positive numbers."))
     game = driver(table.game)
     problem = game.top_up_rule(game.parse_rules(table.rules), stack, amount)
     if problem:
-        raise InvalidInput("top_up_not_allowed", problem)
+        raise InvalidInput("top_up_not_allowed", refusal_sentence(problem), reason=problem.code)
     _check_buy_in(table, stack, amount)
     await ledger.post(
         session,

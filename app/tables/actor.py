@@ -35,6 +35,7 @@ from app.engine.base import Action, EngineError
 from app.engine.registry import driver
 from app.engine.rng import seed_to_hex
 from app.errors import Conflict, SalonError
+from app.i18n import _, use_language
 from app.security.tokens import new_token
 from app.services import bots as bot_service
 from app.services import fencing, holdings, ledger, moderation
@@ -74,6 +75,7 @@ from app.tables.commands import (
 )
 from app.tables.events import LoggedEvent, first_version
 from app.tables.latency import BroadcastTracker, LatencyRecorder
+from app.tables.refusal_words import in_players_words
 from app.tables.refusals import RefusedWrites
 from app.tables.table import (
     CLOSED,
@@ -122,7 +124,7 @@ class StorageUnavailable(ActionRefused):
     def __init__(self) -> None:
         super().__init__(
             "storage_unavailable",
-            "The club's database is not answering: play is paused and resumes by itself.",
+            _("The club's database is not answering: play is paused and resumes by itself."),
         )
 
 
@@ -138,7 +140,7 @@ class ActorGone(SalonError):
     status_code = 503
 
     def __init__(self, table_id: int) -> None:
-        super().__init__("table_unavailable", "This table is restarting; try again shortly.")
+        super().__init__("table_unavailable", _("This table is restarting; try again shortly."))
         self.table_id = table_id
 
 
@@ -430,6 +432,9 @@ class TableActor:
 
     async def _handle(self, command: Command) -> None:
         self._answer_stored = None
+        # The command's refusals in the asker's language; what is broadcast stays free of
+        # words (codes and numbers), so whichever language is set here reaches nobody else.
+        use_language(command.language)
         try:
             self._refuse_while_storage_down(command)
             result = await self._dispatch(command)
@@ -442,7 +447,7 @@ class TableActor:
                 self._fail(command, error)
             raise
         except SalonError as error:
-            self._fail(command, error)
+            self._fail(command, in_players_words(error))
         except Exception as error:  # never let one command kill the table
             if is_storage_failure(error):
                 self._storage_failed(error)
@@ -461,7 +466,7 @@ class TableActor:
             and not isinstance(command, Leave)
         ):
             # Queued before its socket was ended (a logout, a ban): it no longer speaks.
-            raise ActionRefused("connection_closed", "This connection has been closed.")
+            raise ActionRefused("connection_closed", _("This connection has been closed."))
         if (replay := await self._stored_reply(command)) is not None:
             return replay
         match command:
@@ -879,7 +884,7 @@ class TableActor:
         if status not in STATUSES:
             raise ValueError(f"unknown table status {status!r}")
         if core.table.status == CLOSED:
-            raise Conflict("table_closed", "This table is closed.")
+            raise Conflict("table_closed", _("This table is closed."))
         if status == CLOSED:
             if core.hand is not None:
                 self._broadcast(core.start_closing(by_admin))
@@ -988,7 +993,9 @@ class TableActor:
     async def _remove_bot(self, command: RemoveBot) -> dict[str, Any]:
         seat = next((s for s in self.core.seats.values() if s.seat_no == command.seat_no), None)
         if seat is None or seat.bot_level is None:
-            raise Conflict("not_a_bot", f"No bot sits in seat {command.seat_no}.")
+            raise Conflict(
+                "not_a_bot", _("No bot sits in seat %(seat_no)s.", seat_no=command.seat_no)
+            )
         async with self._transaction() as session:
             table = await table_service.get_table(session, self.table_id)
             await bot_service.record_admin(
@@ -1013,13 +1020,13 @@ class TableActor:
         seat's socket is sent."""
         core = self.core
         if not core.table.practice:
-            raise ActionRefused("practice_only", "Suggestions are for practice tables.")
+            raise ActionRefused("practice_only", _("Suggestions are for practice tables."))
         seat = core.seat_of_user(connection.user_id)
         if seat is None:
-            raise ActionRefused("not_seated", "You are watching: take a seat to play.")
+            raise ActionRefused("not_seated", _("You are watching: take a seat to play."))
         view = orjson.loads(self._snapshot_for(seat))["view"]
         if not legal_choices(view):
-            raise ActionRefused("not_your_turn", "There is nothing for you to play just now.")
+            raise ActionRefused("not_your_turn", _("There is nothing for you to play just now."))
         decision = brain(core.table.game, SUGGESTING_LEVEL)(view, random.Random())
         return {"action": decision.action, "reason": decision.reason}
 

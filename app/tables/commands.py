@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from app.i18n import current_language
 from app.tables.events import Encode
 from app.tables.latency import BroadcastTracker
 from app.tables.table import ActionRequest
@@ -76,6 +77,9 @@ class Command:
     reply: asyncio.Future[Any] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future(), init=False
     )
+    # The language of whoever asked (their request's, their socket's), taken when the command
+    # is made: the table's own task runs it, and its refusals must still speak to the asker.
+    language: str = field(default_factory=current_language, init=False)
 
 
 @dataclass(eq=False)

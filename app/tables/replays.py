@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.errors import Conflict
+from app.i18n import _
 from app.services import bots as bot_service
 from app.services import replies
 from app.services import tables as table_service
@@ -71,6 +72,6 @@ async def ask(db: Database, manager: TableManager, table: GameTable, command: Co
         if replay is not None:
             return replay
     if table.status == CLOSED:
-        raise Conflict("table_closed", "This table is closed.")
+        raise Conflict("table_closed", _("This table is closed."))
     handle = await manager.table(table.id)
     return await handle.call(command)

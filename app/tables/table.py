@@ -34,6 +34,7 @@ from app.engine.rng import (
     seed_to_hex,
 )
 from app.errors import Conflict, SalonError
+from app.i18n import _
 from app.tables.events import Encode, EventLog, LoggedEvent
 from app.tables.values import SeatInfo, SeatsAfterHand, SeatTimer, TableInfo
 
@@ -52,6 +53,15 @@ class ActionRefused(SalonError):
     """An action the engine or the table refused; nothing changed."""
 
     status_code = 409
+    # The engine's refusal behind it, if it is one: its sentence is made for the player
+    # outside this core, in their language (app/tables/refusal_words.py).
+    refusal: EngineError | None = None
+
+    @classmethod
+    def of(cls, error: EngineError) -> ActionRefused:
+        refused = cls(error.code, error.message, **error.details)
+        refused.refusal = error
+        return refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,15 +307,15 @@ class TableCore:
 
     def check_may_sit(self) -> None:
         if self.closing or self.table.status == CLOSED:
-            raise Conflict("table_closed", "This table is closing.")
+            raise Conflict("table_closed", _("This table is closing."))
 
     def check_may_top_up(self, user_id: int) -> None:
         if self.in_hand(user_id):
-            raise Conflict("hand_in_progress", "You can top up when your hand is over.")
+            raise Conflict("hand_in_progress", _("You can top up when your hand is over."))
 
     def check_may_watch(self, user_id: int) -> None:
         if self.seat_of_user(user_id) is None and not self.table.allow_spectators:
-            raise ActionRefused("no_spectators", "This table does not allow spectators.")
+            raise ActionRefused("no_spectators", _("This table does not allow spectators."))
 
     def seats_changed(self, kind: str, seat: int | None, now: float) -> list[LoggedEvent]:
         """Someone sat, stood, left or came back: a countdown may start, everyone is told."""
@@ -600,11 +610,11 @@ class TableCore:
         player, and the countdown still runs out for a table where one does not answer."""
         seat = self.seat_of_user(user_id)
         if seat is None:
-            raise ActionRefused("not_seated", "You are watching: take a seat to play.")
+            raise ActionRefused("not_seated", _("You are watching: take a seat to play."))
         if self.gathering is None or self.next_hand_at is None or self.hand is not None:
-            raise ActionRefused("not_gathering", "No deal is waiting to start.")
+            raise ActionRefused("not_gathering", _("No deal is waiting to start."))
         if seat not in self.deal_now_voters():
-            raise ActionRefused("not_dealt_in", "You are not dealt in to the coming hand.")
+            raise ActionRefused("not_dealt_in", _("You are not dealt in to the coming hand."))
         if user_id in self.gathering:
             return []
         self.gathering.add(user_id)
@@ -636,18 +646,20 @@ class TableCore:
         seat = self.seat_of_user(user_id)
         if seat is None:
             raise ActionRefused(
-                "not_seated", "You are watching: only seated players add to the deal."
+                "not_seated", _("You are watching: only seated players add to the deal.")
             )
         pending = self.open_contributions()
         if pending is None:
             raise ActionRefused(
                 "entropy_closed",
-                "No deal is waiting: contributions are taken between a hand's commitment "
-                "and its deal.",
+                _(
+                    "No deal is waiting: contributions are taken between a hand's commitment "
+                    "and its deal."
+                ),
             )
         if user_id in pending.contributions:
             raise ActionRefused(
-                "entropy_already_sent", "Your contribution to this deal has already been taken."
+                "entropy_already_sent", _("Your contribution to this deal has already been taken.")
             )
         pending.contributions[user_id] = value
         data = {"commitment": pending.commitment}
@@ -682,14 +694,14 @@ class TableCore:
             return Duplicate(self.client_ids[key])
         seat = self.seat_of_user(user_id)
         if seat is None:
-            raise ActionRefused("not_seated", "You are watching: take a seat to play.")
+            raise ActionRefused("not_seated", _("You are watching: take a seat to play."))
         action = self.canonical(seat, request)
         if self.hand is None:
-            raise ActionRefused("no_hand", "No hand is being played at the moment.")
+            raise ActionRefused("no_hand", _("No hand is being played at the moment."))
         if request.version is not None and request.version < self.game_version:
             raise ActionRefused(
                 "stale_version",
-                "The table moved on since your last update: look again and retry.",
+                _("The table moved on since your last update: look again and retry."),
                 version=self.events.version,
             )
         return action
@@ -710,7 +722,9 @@ class TableCore:
         except MalformedLog as error:
             where = error.path.removeprefix("action").lstrip(".") or "action"
             raise ActionRefused(
-                "invalid_message", f"Invalid message: {where}: {error.message}", field=where
+                "invalid_message",
+                _("Invalid message: %(where)s: %(message)s", where=where, message=error.message),
+                field=where,
             ) from None
 
     def apply(self, action: Action, *, timed_out: bool = False) -> Applied:
@@ -722,7 +736,7 @@ class TableCore:
         try:
             events = hand.live.game.apply(action)
         except EngineError as error:
-            raise ActionRefused(error.code, error.message, **error.details) from None
+            raise ActionRefused.of(error) from None
         if timed_out:
             said = timeout_said(action)
             hand.timeouts.append((action.seat, said))

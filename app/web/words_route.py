@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request, Response
 
 from app.errors import NotFound
-from app.i18n import language_named
+from app.i18n import _, language_named
 from app.i18n.browser import browser_catalog, browser_catalog_version
 from app.web.assets import FOREVER, REVALIDATE
 
@@ -32,7 +32,7 @@ async def words(code: LanguageCode, request: Request) -> Response:
     CLDR category; `?v=` as the page gives it makes the answer cacheable for a year."""
     language = language_named(code)
     if language is None:
-        raise NotFound("unknown_language", "Salon does not speak that language.")
+        raise NotFound("unknown_language", _("Salon does not speak that language."))
     current = request.query_params.get("v") == browser_catalog_version(language.code)
     return Response(
         browser_catalog(language.code),

@@ -17,6 +17,15 @@ browser that is really gone or cut off is closed — and shown offline, its turn
 the timer — and it costs no task per socket here. The page cannot see protocol pings, so
 it sends the application's `ping` and waits for any frame; the timings it uses are sent
 to it in a `liveness` frame, the socket's first (static/js/table/socket.js).
+
+Language: found at the upgrade as a request's is (`app.api.deps.language_of`: the member's
+account, the language cookie, Accept-Language, the club's default) and set for the socket's
+tasks. Every frame made for this connection alone speaks it: its error frames, and the
+refusals of the commands it sends, which the table's task builds in the language the
+command carries (`Command.language`). Frames sent to everyone at the table (events, views,
+chat lines, a removed line's placeholder) are built once and carry no sentence of Salon's:
+codes, numbers, cards and the members' own words, which each page puts in its reader's
+language. A member who changes language is spoken to in it from their next socket on.
 """
 
 from __future__ import annotations
@@ -30,11 +39,12 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.deps import SESSION_COOKIE
+from app.api.deps import SESSION_COOKIE, language_of
 from app.api.schemas import Id
 from app.db.models import AuthSession, User
 from app.db.types import utcnow
 from app.errors import SalonError
+from app.i18n import _, use_language
 from app.security.csrf import origin_allowed
 from app.security.ratelimit import SlidingWindowLimiter
 from app.services import auth
@@ -93,9 +103,11 @@ CLOSE_TOO_BIG = 1009
 # any lost connection: it reconnects, and finds the table wherever it runs by then.
 COME_BACK_CODES = frozenset({"table_unavailable", "table_moved"})
 
-SESSION_ENDED = ErrorOut(
-    code="session_ended", message="Your login has ended: please log in again."
-).frame()
+
+def _session_ended() -> bytes:
+    return ErrorOut(
+        code="session_ended", message=_("Your login has ended: please log in again.")
+    ).frame()
 
 
 async def _member(websocket: WebSocket, table_id: int) -> tuple[User, AuthSession] | None:
@@ -131,6 +143,8 @@ async def table_socket(websocket: WebSocket, table_id: Id) -> None:
         await websocket.close(code=CLOSE_POLICY)
         return
     user, login = member
+    # This socket's language, set once for its tasks (they copy it when created).
+    use_language(await language_of(websocket, websocket.app.state.db, user))
     connection = Connection(user_id=user.id, username=user.username)
     socket = OpenSocket(user.id, websocket.cookies[SESSION_COOKIE], connection)
     try:
@@ -228,7 +242,7 @@ async def _farewell(websocket: WebSocket, connection: Connection) -> None:
     page then stops reconnecting)."""
     with contextlib.suppress(Exception):
         if connection.close_code == CLOSE_SESSION_ENDED:
-            await websocket.send_text(SESSION_ENDED.decode())
+            await websocket.send_text(_session_ended().decode())
         await websocket.close(code=connection.close_code or CLOSE_POLICY)
 
 
@@ -260,7 +274,7 @@ async def _read(websocket: WebSocket, actor: TableHandle, connection: Connection
             connection.send(
                 ErrorOut(
                     code="frame_too_large",
-                    message=f"Messages may not exceed {MAX_FRAME_BYTES} bytes.",
+                    message=_("Messages may not exceed %(limit)d bytes.", limit=MAX_FRAME_BYTES),
                 ).frame()
             )
             await _close(websocket, connection, CLOSE_TOO_BIG)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from app.db.session import Database
 from app.errors import RateLimited
+from app.i18n import _
 from app.services import auth
 from app.tables.commands import Connection
 
@@ -33,7 +34,9 @@ class TooManyConnections(RateLimited):
     def __init__(self) -> None:
         super().__init__(retry_after=5)
         self.code = "too_many_connections"
-        self.message = f"You already have {MAX_SOCKETS_PER_MEMBER} tables open: close one first."
+        self.message = _(
+            "You already have %(num)d tables open: close one first.", num=MAX_SOCKETS_PER_MEMBER
+        )
 
 
 @dataclass(eq=False, frozen=True, slots=True)

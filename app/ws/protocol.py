@@ -21,6 +21,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.errors import SalonError
+from app.i18n import _
 from app.security.text import plain_text
 
 MAX_FRAME_BYTES = 4096
@@ -103,20 +104,27 @@ def parse_client_frame(frame: str | bytes) -> AnyClientMessage:
     """Parse one frame from a client, or raise `ProtocolError`."""
     raw = frame.encode() if isinstance(frame, str) else frame
     if len(raw) > MAX_FRAME_BYTES:
-        raise ProtocolError("frame_too_large", f"Messages may not exceed {MAX_FRAME_BYTES} bytes.")
+        raise ProtocolError(
+            "frame_too_large", _("Messages may not exceed %(limit)d bytes.", limit=MAX_FRAME_BYTES)
+        )
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        raise ProtocolError("malformed_json", "That message is not valid JSON.") from None
+        raise ProtocolError("malformed_json", _("That message is not valid JSON.")) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ProtocolError("invalid_message", "A message is a JSON object with a 'type'.")
+        raise ProtocolError("invalid_message", _("A message is a JSON object with a 'type'."))
     try:
         message = _client_adapter.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
         raise ProtocolError(
-            "invalid_message", f"Invalid message: {where}: {first.get('msg', 'invalid')}"
+            "invalid_message",
+            _(
+                "Invalid message: %(field)s: %(problem)s",
+                field=where,
+                problem=first.get("msg", "invalid"),
+            ),
         ) from None
     return message
 
@@ -221,7 +229,7 @@ def error_out(error: Exception, ref: str | None = None) -> bytes:
         return ErrorOut(
             code=error.code, message=error.message, ref=ref, details=error.details or None
         ).frame()
-    return ErrorOut(code="server_error", message="Something went wrong.", ref=ref).frame()
+    return ErrorOut(code="server_error", message=_("Something went wrong."), ref=ref).frame()
 
 
 class ChatOut(_ServerMessage):

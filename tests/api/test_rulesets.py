@@ -77,10 +77,13 @@ async def test_bad_value_is_refused_on_its_field_and_nothing_is_stored(
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        ({"ante": 2**62}, "Ante can be at most 1000000000 chips."),
-        ({"pot_limit": 10**21}, "Pot limit can be at most 1000000000 chips."),
-        ({"ante": 1.5}, "Rule option 'ante' must be an integer."),
-        ({"ante": [1]}, "Rule option 'ante' must be an integer."),
+        ({"ante": 2**62}, "Ante must be a whole number from 1 chip to 1000000000 chips."),
+        (
+            {"pot_limit": 10**21},
+            "Pot limit must be a whole number from 1 chip to 1000000000 chips.",
+        ),
+        ({"ante": 1.5}, "Ante must be a whole number from 1 chip to 1000000000 chips."),
+        ({"ante": [1]}, "Ante must be a whole number from 1 chip to 1000000000 chips."),
     ],
 )
 async def test_a_value_no_table_could_use_is_refused_naming_its_option(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from app.engine.base import Action, Game
+from app.engine.base import Action, EngineError, Game
 from app.engine.bouillotte import tablelog
 from app.engine.bouillotte.bench import bench_bouillotte
 from app.engine.bouillotte.config import (
@@ -167,18 +167,30 @@ class BouillotteDriver(RulesDriver):
             return None
         return seat_at_table(rules, joined, seed)
 
-    def buy_in_rule(self, rules: Any, low: int, high: int) -> str | None:
+    def buy_in_rule(self, rules: Any, low: int, high: int) -> EngineError | None:
         """rules/bouillotte.md §1: everyone sits down with the same cave."""
         assert isinstance(rules, BouillotteRules)
         if low != rules.cave or high != rules.cave:
-            return f"At Bouillotte everyone buys the same cave: the buy-in is {rules.cave}."
+            return EngineError(
+                "buy_in_is_the_cave",
+                f"At Bouillotte everyone buys the same cave: the buy-in is {rules.cave}.",
+                details={"cave": rules.cave},
+            )
         return None
 
-    def top_up_rule(self, rules: Any, stack: int, amount: int) -> str | None:
+    def top_up_rule(self, rules: Any, stack: int, amount: int) -> EngineError | None:
         """rules/bouillotte.md §1: a new cave only once every chip is lost."""
         assert isinstance(rules, BouillotteRules)
         if stack > 0:
-            return f"A new cave can be bought only when the old one is empty ({stack} left)."
+            return EngineError(
+                "rebuy_not_allowed",
+                f"A new cave can be bought only when the old one is empty ({stack} left).",
+                details={"chips": stack},
+            )
         if amount != rules.cave:
-            return f"A new cave is {rules.cave} chips."
+            return EngineError(
+                "rebuy_is_the_cave",
+                f"A new cave is {rules.cave} chips.",
+                details={"cave": rules.cave},
+            )
         return None

@@ -84,12 +84,15 @@ class BouillotteSession:
                 raise EngineError("hand_in_progress", "A cave can be bought only between hands.")
             self.close_hand()
         if not 0 <= seat < len(self.stacks):
-            raise EngineError("no_such_seat", f"There is no seat {seat!r}.")
+            raise EngineError(
+                "no_such_seat", f"There is no seat {seat!r}.", details={"seat": str(seat)}
+            )
         if self.stacks[seat] > 0:
             raise EngineError(
                 "rebuy_not_allowed",
                 f"A new cave can be bought only when the old one is empty "
                 f"({self.stacks[seat]} chips left).",
+                details={"chips": self.stacks[seat]},
             )
         self.stacks[seat] = self.rules.cave
         return self.rules.cave

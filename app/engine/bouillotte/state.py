@@ -99,6 +99,16 @@ _VERBS = {
     "all_in": "go all in",
     "fold": "fold",
 }
+# What each phase waits for, as action codes (in the order of `_EXPECTED`), for the page's
+# and the refusal's own words.
+_EXPECTED_ACTIONS = (
+    ("straddle", "decline"),
+    ("buy_back", "decline"),
+    ("pass", "open"),
+    ("call", "raise", "fold"),
+    ("raise", "decline", "fold"),
+    (),
+)
 _EXPECTED = (
     "straddle or decline",
     "buy back or decline",
@@ -133,8 +143,15 @@ class HandResult(NamedTuple):
     thrown_in: bool
 
 
-def _bad_table(message: str, code: str = "bad_table") -> EngineError:
-    return EngineError(code, message, reason=f"cannot be dealt: {message[0].lower()}{message[1:]}")
+def _bad_table(
+    message: str, code: str = "bad_table", details: dict[str, int] | None = None
+) -> EngineError:
+    return EngineError(
+        code,
+        message,
+        reason=f"cannot be dealt: {message[0].lower()}{message[1:]}",
+        details=details,
+    )
 
 
 class BouillotteHand:
@@ -221,10 +238,12 @@ class BouillotteHand:
                 raise _bad_table(
                     f"A hand needs at least {MIN_PLAYERS} players with chips, not {len(able)}.",
                     "not_enough_players",
+                    {"players": len(able), "min": MIN_PLAYERS},
                 )
             raise _bad_table(
                 f"At most {MAX_PLAYERS} players can be dealt in, not {len(able)}.",
                 "too_many_players",
+                {"players": len(able), "max": MAX_PLAYERS},
             )
         dealer = able[0]
         self.dealer = dealer
@@ -497,10 +516,14 @@ class BouillotteHand:
                 "unknown_action",
                 f"{kind!r} is not a Bouillotte action.",
                 reason=f"sent an unknown action {kind!r}",
+                details={"action": kind},
             )
         if card is not None or cards is not None:
             raise EngineError(
-                "bad_action", "Bouillotte actions name no cards.", reason="named cards in a bet"
+                "bad_action",
+                "Bouillotte actions name no cards.",
+                reason="named cards in a bet",
+                details={"problem": "cards_in_bet"},
             )
         if kind == "open" or kind == "raise":
             if type(amount) is not int:
@@ -509,12 +532,14 @@ class BouillotteHand:
                     f"{'An opening' if kind == 'open' else 'A raise'} names the total stake "
                     "(a whole number of chips).",
                     reason=f"sent a {kind} without a whole-number amount",
+                    details={"action": kind, "problem": "amount_missing"},
                 )
         elif amount is not None:
             raise EngineError(
                 "bad_amount",
                 f"You cannot name an amount to {_VERBS[kind]}.",
                 reason=f"named an amount to {_VERBS[kind]}",
+                details={"action": kind, "problem": "amount_not_wanted"},
             )
         phase = self.phase
         if phase == CALLS:
@@ -548,22 +573,30 @@ class BouillotteHand:
             )
         if type(seat) is not int or not 0 <= seat < self.n:
             return EngineError(
-                "no_such_seat", f"There is no seat {seat!r}.", reason="is not a seat at the table"
+                "no_such_seat",
+                f"There is no seat {seat!r}.",
+                reason="is not a seat at the table",
+                details={"seat": str(seat)},
             )
         status = self.status[seat]
         if status == OUT:
+            why = "not_dealt_in"
             message = "You are not dealt in this hand."
             reason = "is not dealt in this hand"
         elif status == FOLDED:
+            why = "folded"
             message = "You have folded this hand."
             reason = "has folded this hand"
         elif self.stacks[seat] == 0:
+            why = "all_in"
             message = "You are all in: you have nothing more to decide."
             reason = "is all in"
         else:
+            why = "other_seat"
             message = f"It is seat {self.turn}'s turn, not yours."
             reason = f"acted out of turn (seat {self.turn} to act)"
-        return EngineError("not_your_turn", message, reason=reason)
+        details = {"why": why, "turn": self.turn}
+        return EngineError("not_your_turn", message, reason=reason, details=details)
 
     def _wrong_phase(self, kind: str) -> EngineError:
         expected = _EXPECTED[self.phase]
@@ -572,6 +605,7 @@ class BouillotteHand:
             "wrong_phase",
             f"You cannot {verb} now: it is time to {expected}.",
             reason=f"tried to {verb} when it was time to {expected}",
+            details={"action": kind, "expected": _EXPECTED_ACTIONS[self.phase]},
         )
 
     # ------------------------------------------------------------------ before the opening
@@ -603,14 +637,14 @@ class BouillotteHand:
                     f"The smallest opening bet is {low}.",
                     reason=f"opened at {total}, below the smallest opening bet "
                     f"(legal: {low} to {cap})",
-                    details={"min": low, "max": cap},
+                    details={"min": low, "max": cap, "bet": "open", "amount": total},
                 )
             if total > cap:
                 raise EngineError(
                     "bet_out_of_range",
                     f"You can open with at most {cap}, your whole cave.",
                     reason=f"opened at {total}, more than their whole cave (legal: {low} to {cap})",
-                    details={"min": low, "max": cap},
+                    details={"min": low, "max": cap, "bet": "open", "amount": total},
                 )
             self.opener = seat
             return self._bet(seat, total, "opened")
@@ -619,6 +653,7 @@ class BouillotteHand:
                 "not_opened",
                 f"Nobody has opened yet: you cannot {_VERBS[kind]}; pass or open.",
                 reason=f"tried to {_VERBS[kind]} before anyone opened",
+                details={"action": kind},
             )
         raise self._wrong_phase(kind)
 
@@ -664,7 +699,7 @@ class BouillotteHand:
                 f"The smallest raise is to {highest + 1}.",
                 reason=f"raised to {total}, not above the highest stake "
                 f"(legal: {highest + 1} to {cap})",
-                details={"min": highest + 1, "max": cap},
+                details={"min": highest + 1, "max": cap, "bet": "raise", "amount": total},
             )
         if total > cap:
             raise EngineError(
@@ -672,7 +707,7 @@ class BouillotteHand:
                 f"You can raise to at most {cap}, your whole cave.",
                 reason=f"raised to {total}, more than their whole cave "
                 f"(legal: {highest + 1} to {cap})",
-                details={"min": highest + 1, "max": cap},
+                details={"min": highest + 1, "max": cap, "bet": "raise", "amount": total},
             )
 
     def _calls_action(self, seat: int, kind: str, amount: int | None) -> list[Event]:
@@ -705,11 +740,13 @@ class BouillotteHand:
                     "cannot_decline",
                     "You are level: call (it costs nothing), raise or fold.",
                     reason="declined in the call round (a level player calls, raises or folds)",
+                    details={"owed": 0},
                 )
             raise EngineError(
                 "cannot_decline",
                 f"You owe {owed} chips: call, raise or fold.",
                 reason=f"declined while owing {owed} chips",
+                details={"owed": owed},
             )
         return self._after_opening_refusal(kind)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from app.engine.base import Action, Game
+from app.engine.base import Action, EngineError, Game
 from app.engine.bourre import tablelog
 from app.engine.bourre.bench import bench_bourre
 from app.engine.bourre.config import (
@@ -172,11 +172,15 @@ class BourreDriver(RulesDriver):
     def first_seating(self, rules: Any, joined: Sequence[int], seed: bytes) -> TableSeating | None:
         return None
 
-    def buy_in_rule(self, rules: Any, low: int, high: int) -> str | None:
+    def buy_in_rule(self, rules: Any, low: int, high: int) -> EngineError | None:
         assert isinstance(rules, BourreRules)
         if low < rules.ante:
-            return f"The smallest buy-in must cover the ante ({rules.ante})."
+            return EngineError(
+                "buy_in_below_ante",
+                f"The smallest buy-in must cover the ante ({rules.ante}).",
+                details={"ante": rules.ante},
+            )
         return None
 
-    def top_up_rule(self, rules: Any, stack: int, amount: int) -> str | None:
+    def top_up_rule(self, rules: Any, stack: int, amount: int) -> EngineError | None:
         return None

@@ -8,6 +8,8 @@ typed error a player reads; it mentions only the player's own cards and public c
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.engine.base import EngineError
 from app.engine.cards import ABOVE, CARD_NAMES, SUIT_MASKS, SUIT_NAMES, SUIT_SINGULAR, names_in
 
@@ -96,7 +98,7 @@ def refusal(
     """The error for playing ``card`` when ``legal`` (decided by rule ``code``) excludes it."""
     name = CARD_NAMES[card]
     options = _card_list(legal)
-    details = {"card": name, "legal": names_in(legal)}
+    details: dict[str, Any] = {"card": name, "legal": names_in(legal)}
     trumps_name = SUIT_NAMES[trump]
     if (
         code in (BEAT, CINCH_WIN)
@@ -107,6 +109,7 @@ def refusal(
         code = FOLLOW  # the card is refused for its suit before its rank
     if code == FOLLOW:
         suit = SUIT_NAMES[led]
+        details["suit"] = suit
         return EngineError(
             "must_follow_suit",
             f"You hold {suit}: you must follow suit.",
@@ -116,6 +119,7 @@ def refusal(
     if code == BEAT:
         top = CARD_NAMES[top_led]
         suit = SUIT_SINGULAR[led]
+        details.update(suit=SUIT_NAMES[led], top=top)
         return EngineError(
             "must_beat",
             f"You must play a {suit} higher than the {top} ({options}).",
@@ -123,6 +127,7 @@ def refusal(
             details=details,
         )
     if code == TRUMP:
+        details.update(suit=SUIT_NAMES[led], trump=trumps_name)
         return EngineError(
             "must_trump",
             f"You cannot follow {SUIT_NAMES[led]}: you must play a trump ({trumps_name}).",
@@ -131,6 +136,7 @@ def refusal(
         )
     if code == OVERTRUMP:
         top = CARD_NAMES[top_trump]
+        details.update(trump=trumps_name, top=top)
         return EngineError(
             "must_overtrump",
             f"You must play a trump higher than the {top} ({options}).",

@@ -427,7 +427,10 @@ class BourreHand:
             )
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise EngineError(
-                "no_such_seat", f"There is no seat {seat!r}.", reason="is not a seat at the table"
+                "no_such_seat",
+                f"There is no seat {seat!r}.",
+                reason="is not a seat at the table",
+                details={"seat": str(seat)},
             )
         if not self.may_act(seat):
             raise self._not_your_turn(seat)
@@ -439,6 +442,7 @@ class BourreHand:
                 "unknown_action",
                 f"{kind!r} is not a Bourré action.",
                 reason=f"sent an unknown action {kind!r}",
+                details={"action": kind},
             )
         elif kind == "take_back":
             raise EngineError(
@@ -461,32 +465,40 @@ class BourreHand:
     def _not_your_turn(self, seat: int) -> EngineError:
         status = self.status[seat]
         if status == OUT:
+            why = "not_dealt_in"
             message = "You are not dealt in this hand."
             reason = "is not dealt in this hand"
         elif status == FOLDED:
+            why = "passed"
             message = "You have passed this hand."
             reason = "has passed this hand"
         elif self.phase == DECLARE and self._simultaneous:
+            why = "declared"
             message = "You have already declared."
             reason = "has already declared"
         else:
+            why = "other_seat"
             message = f"It is seat {self.turn}'s turn, not yours."
             reason = f"acted out of turn (seat {self.turn} to act)"
-        return EngineError("not_your_turn", message, reason=reason)
+        details = {"why": why, "turn": self.turn}
+        return EngineError("not_your_turn", message, reason=reason, details=details)
 
     def _wrong_phase(self, kind: str) -> EngineError:
         if self.phase == DRAW or self.awaiting_draw:
             expected = "exchange cards (discard)"
+            wanted: tuple[str, ...] = ("discard",)
         else:
             expected = {
                 DECLARE: "declare: play or pass",
                 SECOND: "declare again: play or pass",
                 TRICKS: "play a card",
             }[self.phase]
+            wanted = ("card",) if self.phase == TRICKS else ("play", "pass")
         return EngineError(
             "wrong_phase",
             f"You cannot {kind.replace('_', ' ')} now: it is time to {expected}.",
             reason=f"sent {kind!r} when it was time to {expected}",
+            details={"action": kind, "expected": wanted},
         )
 
     # ------------------------------------------------------------------ declaration (§4, §7)
@@ -542,7 +554,7 @@ class BourreHand:
                 f"Your stack ({self.stacks[seat]}) cannot cover {extra}a possible bourré of "
                 f"{worst}: you must pass.",
                 reason=f"cannot cover {extra}a possible bourré of {worst}",
-                details={"stack": self.stacks[seat], "needed": own + worst},
+                details={"stack": self.stacks[seat], "needed": own + worst, "ante": own},
             )
         return None
 
@@ -715,6 +727,7 @@ class BourreHand:
                 "bad_action",
                 "A discard lists the cards to exchange (possibly none).",
                 reason="sent a discard without a list of cards",
+                details={"problem": "discard_without_cards"},
             )
         hand = self.hands[seat]
         mask = 0
@@ -722,7 +735,10 @@ class BourreHand:
             card = CARD_INDEX.get(name) if isinstance(name, str) else None
             if card is None:
                 raise EngineError(
-                    "bad_card", f"{name!r} is not a card.", reason=f"named {name!r}, not a card"
+                    "bad_card",
+                    f"{name!r} is not a card.",
+                    reason=f"named {name!r}, not a card",
+                    details={"card": str(name)[:8]},
                 )
             bit = 1 << card
             if mask & bit:
@@ -730,10 +746,14 @@ class BourreHand:
                     "duplicate_card",
                     f"You listed the {name} twice.",
                     reason=f"listed the {name} twice",
+                    details={"card": name},
                 )
             if not hand & bit:
                 raise EngineError(
-                    "card_not_held", f"You do not hold the {name}.", reason=f"does not hold {name}"
+                    "card_not_held",
+                    f"You do not hold the {name}.",
+                    reason=f"does not hold {name}",
+                    details={"card": name},
                 )
             mask |= bit
         count = len(cards)
@@ -743,6 +763,7 @@ class BourreHand:
                 "too_many_discards",
                 f"You may exchange at most {high} cards.",
                 reason=f"discarded {count} cards, more than {high}",
+                details={"most": high},
             )
         if count < low:
             raise EngineError(
@@ -880,13 +901,19 @@ class BourreHand:
         card = CARD_INDEX.get(name) if isinstance(name, str) else None
         if card is None:
             raise EngineError(
-                "bad_card", f"{name!r} is not a card.", reason=f"named {name!r}, not a card"
+                "bad_card",
+                f"{name!r} is not a card.",
+                reason=f"named {name!r}, not a card",
+                details={"card": str(name)[:8]},
             )
         bit = 1 << card
         hand = self.hands[seat]
         if not hand & bit:
             raise EngineError(
-                "card_not_held", f"You do not hold the {name}.", reason=f"does not hold {name}"
+                "card_not_held",
+                f"You do not hold the {name}.",
+                reason=f"does not hold {name}",
+                details={"card": name},
             )
         cache = self._cache
         if cache[0] == self.version and cache[1] == seat:

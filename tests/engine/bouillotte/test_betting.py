@@ -34,7 +34,7 @@ def test_smallest_opening_bet_message() -> None:
     err = refused(hand, Action(1, "open", amount=5))
     assert err.code == "bet_out_of_range"
     assert err.message == "The smallest opening bet is 6."
-    assert err.details == {"min": 6, "max": 100}
+    assert err.details == {"min": 6, "max": 100, "bet": "open", "amount": 5}
     err = refused(hand, Action(1, "open", amount=101))
     assert err.code == "bet_out_of_range" and "at most 100" in err.message
 
