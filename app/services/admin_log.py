@@ -259,6 +259,8 @@ FIELDS: dict[str, str] = {
 _VALUE_WORDS: dict[str, dict[str, str]] = {
     "seed_reveal": {"hand": N_("as each hand ends"), "session": N_("when the session ends")},
     "game": {name: game.title for name, game in registry.GAMES.items()},
+    # A link made from the server's shell, by no member.
+    "link_made_by": {"the salon command": N_("the salon command")},
 }
 # Fields that hold a time (stored as ISO text); the page shows them in the viewer's zone.
 _TIMES = frozenset({"expires_at", "muted_until", "signed_up_at", "link_expires_at", "link_made_at"})

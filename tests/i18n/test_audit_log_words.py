@@ -68,6 +68,14 @@ def test_a_table_s_options_read_in_the_game_s_greek_words() -> None:
     )
 
 
+def test_the_server_s_shell_is_named_in_french_and_a_member_by_their_name() -> None:
+    made_by = spoken(
+        "fr",
+        lambda: [admin_log.shown("link_made_by", who) for who in ("the salon command", "ada")],
+    )
+    assert made_by == [admin_log.Shown("la commande salon"), admin_log.Shown("ada")]
+
+
 def test_actions_and_targets_read_in_persian_and_keep_their_codes() -> None:
     actions = spoken("fa", admin_log.action_words)
     targets = spoken("fa", admin_log.target_words)
