@@ -25,12 +25,13 @@ self.addEventListener("install", (event) => {
 });
 
 /** The words file the offline page's script reads (named in the page; none in English): stored
- *  with the page, so that the script speaks the page's language with the server away.
+ *  with the page, so that the script speaks the page's language with the server away. Not
+ *  stored, the script speaks English: the worker is installed all the same.
  *  @param {Cache} cache */
 async function keepOfflineWords(cache) {
   const page = await cache.match(BUILD.offline);
   const named = page && /<meta name="salon-words" content="([^"]+)">/.exec(await page.text());
-  if (named) await cache.add(named[1].replaceAll("&amp;", "&"));
+  if (named) await cache.add(named[1].replaceAll("&amp;", "&")).catch(() => undefined);
 }
 
 self.addEventListener("activate", (event) => {
