@@ -8,6 +8,7 @@
  *  @property {string} cache the cache's name, after the build's version
  *  @property {string[]} shell the URLs stored on install
  *  @property {string} offline the offline page's path
+ *  @property {string} words the path prefix of the languages' words files
  *  @property {string[]} never the path prefixes never stored (the API, the socket)
  *  @type {Build} */
 const BUILD = {{ build|tojson }};
@@ -17,10 +18,21 @@ self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(BUILD.cache);
     await cache.addAll(BUILD.shell);
+    await keepOfflineWords(cache);
     // A release replaces the worker at once: pages are never stored, so nothing old lingers.
     await self.skipWaiting();
   })());
 });
+
+/** The words file the offline page's script reads (named in the page; none in English): stored
+ *  with the page, so that the script speaks the page's language with the server away. Not
+ *  stored, the script speaks English: the worker is installed all the same.
+ *  @param {Cache} cache */
+async function keepOfflineWords(cache) {
+  const page = await cache.match(BUILD.offline);
+  const named = page && /<meta name="salon-words" content="([^"]+)">/.exec(await page.text());
+  if (named) await cache.add(named[1].replaceAll("&amp;", "&")).catch(() => undefined);
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
@@ -40,7 +52,11 @@ self.addEventListener("fetch", (event) => {
   if (BUILD.never.some((prefix) => url.pathname.startsWith(prefix))) return;
   if (request.mode === "navigate") {
     event.respondWith(pageOrOffline(request));
-  } else if (url.pathname.startsWith("/static/") || BUILD.shell.includes(url.pathname)) {
+  } else if (
+    url.pathname.startsWith("/static/")
+    || url.pathname.startsWith(BUILD.words)
+    || BUILD.shell.includes(url.pathname)
+  ) {
     event.respondWith(shellFile(request, url));
   }
 });

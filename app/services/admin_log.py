@@ -18,58 +18,72 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AdminAction, User
 from app.engine import registry
-from app.engine.options import OptionInfo
+from app.engine.options import N_, OptionInfo
+from app.i18n import _, pgettext
+from app.services.rule_words import describe
 
-# Every action name the log knows, with its words for the page. A new admin action adds
-# its line here (and one line to the test that walks every admin action).
+# Every action name the log knows, with its words for the page (in English, marked: the page
+# reads them in its reader's language through `action_words`). A new admin action adds its
+# line here (and one line to the test that walks every admin action).
 ACTIONS: dict[str, str] = {
-    "member.approve": "approved a sign-up",
-    "member.reject": "rejected a sign-up",
-    "member.ban": "banned a member",
-    "member.unban": "unbanned a member",
-    "member.role": "changed a member's role",
-    "member.password_reset": "made a password-reset link",
-    "member.password_reset_used": "set a new password through a reset link",
-    "member.password_set": "set a member's password from the server's shell",
-    "invite.create": "created an invite",
-    "invite.revoke": "revoked an invite",
-    "chips.grant": "granted chips",
-    "chips.deduct": "deducted chips",
-    "chips.return_stranded": "returned stranded chips",
-    "club.settings": "changed the club's settings",
-    "table.open": "opened a table",
-    "table.pause": "paused a table",
-    "table.resume": "resumed a table",
-    "table.close": "closed a table",
-    "chat.remove": "removed a chat line",
-    "chat.mute": "muted a member in the chat",
-    "chat.unmute": "unmuted a member in the chat",
-    "latency.reset": "reset the tables' latency figures",
-    "rules.create": "created a house-rule configuration",
-    "rules.edit": "edited a house-rule configuration",
-    "rules.clone": "cloned a house-rule configuration",
-    "rules.archive": "archived a house-rule configuration",
-    "rules.restore": "restored a house-rule configuration",
-    "table.edit": "edited a table before its first hand",
-    "table.bot_seat": "seated a bot",
-    "table.bot_remove": "sent a bot away",
-    "table.bot_fill": "set a table to fill its seats with bots",
-    "chip_request.approve": "approved a chip request",
-    "chip_request.decline": "declined a chip request",
+    "member.approve": N_("approved a sign-up"),
+    "member.reject": N_("rejected a sign-up"),
+    "member.ban": N_("banned a member"),
+    "member.unban": N_("unbanned a member"),
+    "member.role": N_("changed a member's role"),
+    "member.password_reset": N_("made a password-reset link"),
+    "member.password_reset_used": N_("set a new password through a reset link"),
+    "member.password_set": N_("set a member's password from the server's shell"),
+    "invite.create": N_("created an invite"),
+    "invite.revoke": N_("revoked an invite"),
+    "chips.grant": N_("granted chips"),
+    "chips.deduct": N_("deducted chips"),
+    "chips.return_stranded": N_("returned stranded chips"),
+    "club.settings": N_("changed the club's settings"),
+    "table.open": N_("opened a table"),
+    "table.pause": N_("paused a table"),
+    "table.resume": N_("resumed a table"),
+    "table.close": N_("closed a table"),
+    "chat.remove": N_("removed a chat line"),
+    "chat.mute": N_("muted a member in the chat"),
+    "chat.unmute": N_("unmuted a member in the chat"),
+    "latency.reset": N_("reset the tables' latency figures"),
+    "rules.create": N_("created a house-rule configuration"),
+    "rules.edit": N_("edited a house-rule configuration"),
+    "rules.clone": N_("cloned a house-rule configuration"),
+    "rules.archive": N_("archived a house-rule configuration"),
+    "rules.restore": N_("restored a house-rule configuration"),
+    "table.edit": N_("edited a table before its first hand"),
+    "table.bot_seat": N_("seated a bot"),
+    "table.bot_remove": N_("sent a bot away"),
+    "table.bot_fill": N_("set a table to fill its seats with bots"),
+    "chip_request.approve": N_("approved a chip request"),
+    "chip_request.decline": N_("declined a chip request"),
 }
 
 
-# What an action can be done to.
+# What an action can be done to (translated by `target_words`).
 TARGET_KINDS: dict[str, str] = {
-    "member": "a member",
-    "invite": "an invite",
-    "account": "a ledger account",
-    "club": "the club",
-    "table": "a table",
-    "chat_message": "a chat line",
-    "ruleset": "a house-rule configuration",
-    "chip_request": "a chip request",
+    "member": N_("a member"),
+    "invite": N_("an invite"),
+    "account": N_("a ledger account"),
+    "club": N_("the club"),
+    "table": N_("a table"),
+    "chat_message": N_("a chat line"),
+    "ruleset": N_("a house-rule configuration"),
+    "chip_request": N_("a chip request"),
 }
+
+
+def action_words() -> dict[str, str]:
+    """Every action name's words in the request's language (the names stay in the data, the
+    filter's form and the exports)."""
+    return {action: _(words) for action, words in ACTIONS.items()}
+
+
+def target_words() -> dict[str, str]:
+    """Every kind of target's words in the request's language."""
+    return {kind: _(words) for kind, words in TARGET_KINDS.items()}
 
 
 async def record(
@@ -189,61 +203,64 @@ async def actors(session: AsyncSession) -> list[tuple[int, str]]:
 
 
 # What the rows' before/after fields are called on the page ("signup_requires_approval"
-# reads "Sign-up needs approval"). A field missing here still reads as words.
+# reads "Sign-up needs approval"), translated by `field_words`. A field missing here reads
+# as the games' option of that name says it, or else as its own name in words.
 FIELDS: dict[str, str] = {
-    "signup_requires_approval": "Sign-up needs approval",
-    "members_may_create_tables": "Members may open tables",
-    "default_turn_seconds": "Default turn timer (s)",
-    "chip_unit": "Chip unit",
-    "seed_reveal": "Hand seeds published",
-    "name": "Name",
-    "status": "Status",
-    "role": "Role",
-    "username": "Username",
-    "display_name": "Display name",
-    "signed_up_at": "Signed up",
-    "balance": "Balance",
-    "amount": "Amount",
-    "reason": "Reason",
-    "operation_id": "Ledger operation",
-    "chips": "Chips",
-    "returned": "Returned",
-    "max_uses": "Uses allowed",
-    "uses": "Used",
-    "expires_at": "Expires",
-    "revoked": "Revoked",
-    "game": "Game",
-    "rules": "Rules",
-    "options": "Options",
-    "description": "Description",
-    "from": "Copied from",
-    "archived": "Archived",
-    "seat_count": "Seats",
-    "buy_in_min": "Smallest buy-in",
-    "buy_in_max": "Largest buy-in",
-    "turn_seconds": "Turn timer (s)",
-    "gathering_seconds": "Gathering before play (s)",
-    "private": "Private",
-    "allow_spectators": "Spectators may watch",
-    "text": "Text",
-    "table_id": "Table",
-    "author": "Author",
-    "muted_until": "Muted until",
-    "minutes": "Minutes",
-    "bot_fill": "Bots fill empty seats",
-    "seat": "Seat",
-    "level": "Level",
-    "answer": "Answer",
-    "link_expires_at": "Link expires",
-    "link_made_at": "Link made",
-    "link_made_by": "Link made by",
-    "sessions_ended": "Sessions ended",
+    "signup_requires_approval": N_("Sign-up needs approval"),
+    "members_may_create_tables": N_("Members may open tables"),
+    "default_turn_seconds": N_("Default turn timer (s)"),
+    "chip_unit": N_("Chip unit"),
+    "seed_reveal": N_("Hand seeds published"),
+    "name": N_("Name"),
+    "status": N_("Status"),
+    "role": N_("Role"),
+    "username": N_("Username"),
+    "display_name": N_("Display name"),
+    "signed_up_at": N_("Signed up"),
+    "balance": N_("Balance"),
+    "amount": N_("Amount"),
+    "reason": N_("Reason"),
+    "operation_id": N_("Ledger operation"),
+    "chips": N_("Chips"),
+    "returned": N_("Returned"),
+    "max_uses": N_("Uses allowed"),
+    "uses": N_("Used"),
+    "expires_at": N_("Expires"),
+    "revoked": N_("Revoked"),
+    "game": N_("Game"),
+    "rules": N_("Rules"),
+    "options": N_("Options"),
+    "description": N_("Description"),
+    "from": N_("Copied from"),
+    "archived": N_("Archived"),
+    "seat_count": N_("Seats"),
+    "buy_in_min": N_("Smallest buy-in"),
+    "buy_in_max": N_("Largest buy-in"),
+    "turn_seconds": N_("Turn timer (s)"),
+    "gathering_seconds": N_("Gathering before play (s)"),
+    "private": N_("Private"),
+    "allow_spectators": N_("Spectators may watch"),
+    "text": N_("Text"),
+    "table_id": N_("Table"),
+    "author": N_("Author"),
+    "muted_until": N_("Muted until"),
+    "minutes": N_("Minutes"),
+    "bot_fill": N_("Bots fill empty seats"),
+    "seat": N_("Seat"),
+    "level": N_("Level"),
+    "answer": N_("Answer"),
+    "link_expires_at": N_("Link expires"),
+    "link_made_at": N_("Link made"),
+    "link_made_by": N_("Link made by"),
+    "sessions_ended": N_("Sessions ended"),
 }
 
 # Fields whose values are codes with words of their own.
 _VALUE_WORDS: dict[str, dict[str, str]] = {
-    "seed_reveal": {"hand": "as each hand ends", "session": "when the session ends"},
+    "seed_reveal": {"hand": N_("as each hand ends"), "session": N_("when the session ends")},
     "game": {name: game.title for name, game in registry.GAMES.items()},
+    # A link made from the server's shell, by no member.
+    "link_made_by": {"the salon command": N_("the salon command")},
 }
 # Fields that hold a time (stored as ISO text); the page shows them in the viewer's zone.
 _TIMES = frozenset({"expires_at", "muted_until", "signed_up_at", "link_expires_at", "link_made_at"})
@@ -272,18 +289,23 @@ class Change:
 
 
 def field_words(field: str) -> str:
+    """A field's name in the request's language: the log's own words, or the games' words
+    for an option of their rules (an ante, a pot limit…)."""
+    if field in FIELDS:
+        return _(FIELDS[field])
     option = _OPTIONS.get(field)
-    return FIELDS.get(field) or (option.label if option else field.replace("_", " ").capitalize())
+    return _(option.label) if option else field.replace("_", " ").capitalize()
 
 
 def shown(field: str, value: Any) -> Shown:
-    """A stored value in words: on/off for a yes-or-no, the words of a code, a time."""
+    """A stored value in words, in the request's language: on/off for a yes-or-no, the
+    words of a code, an option's value as the rules' pages say it, a time."""
     if field in _OPTIONS and field not in FIELDS:
-        return Shown(_OPTIONS[field].describe(value))
+        return Shown(describe(_OPTIONS[field], value))
     if value is None or value == "":
-        return Shown("none")
+        return Shown(_("none"))
     if isinstance(value, bool):
-        return Shown("on" if value else "off")
+        return Shown(pgettext("setting", "on") if value else pgettext("setting", "off"))
     if field == "seat" and isinstance(value, int):
         return Shown(str(value + 1))  # seats are counted from 1 at the table, as people do
     if field in _TIMES and isinstance(value, str):
@@ -293,10 +315,11 @@ def shown(field: str, value: Any) -> Shown:
             return Shown(value)
     if isinstance(value, Mapping):
         parts = (f"{field_words(key)} {shown(key, item).words}" for key, item in value.items())
-        return Shown(", ".join(parts) or "none")
+        return Shown(", ".join(parts) or _("none"))
     if isinstance(value, list | tuple):
-        return Shown(", ".join(shown(field, item).words for item in value) or "none")
-    return Shown(_VALUE_WORDS.get(field, {}).get(str(value), str(value)))
+        return Shown(", ".join(shown(field, item).words for item in value) or _("none"))
+    words = _VALUE_WORDS.get(field, {}).get(str(value))
+    return Shown(str(value) if words is None else _(words))
 
 
 def changes(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[Change]:

@@ -19,7 +19,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import DbDep, OptionalCaller
-from app.i18n import _
+from app.i18n import _, available_languages
+from app.i18n.languages import catalog_path
 from app.web.assets import STATIC_DIR, asset_url, file_version
 from app.web.pages import _club
 from app.web.templating import TEMPLATES_DIR, templates
@@ -38,6 +39,7 @@ SHELL_ASSETS = (
     "css/salon.css",
     "js/pwa.js",
     "js/offline.js",
+    "js/i18n.js",
     "icons/favicon-32.png",
     "icons/favicon-turn-32.png",
     "icons/icon-192.png",
@@ -46,6 +48,9 @@ SHELL_ASSETS = (
     "icons/apple-touch-icon.png",
 )
 OFFLINE_PATH = "/offline"
+# The languages' words files (app/web/words_route.py): the worker stores the one the offline
+# page names, so that its script speaks the page's language with the server away.
+WORDS_PREFIX = "/i18n/"
 MANIFEST_PATH = "/manifest.webmanifest"
 # The worker must not keep these: live data, and the socket.
 NEVER_CACHED = ("/api/", "/ws/")
@@ -54,7 +59,8 @@ NEVER_CACHED = ("/api/", "/ws/")
 @cache
 def build_version() -> str:
     """12 hex digits of a hash over every static file's version (`assets.file_version`, the
-    one in its URL) and the worker's own templates: any change to the shell names a new
+    one in its URL), the worker's own templates and every language's catalog (the offline
+    page and its words file are stored translated): any change to the shell names a new
     cache."""
     digest = hashlib.sha256()
     for path in sorted(p for p in STATIC_DIR.rglob("*") if p.is_file()):
@@ -62,6 +68,10 @@ def build_version() -> str:
         digest.update(f"{name}={file_version(name)}\n".encode())
     for template in ("sw.js", "offline.html"):
         digest.update((TEMPLATES_DIR / template).read_bytes())
+    for language in available_languages():
+        catalog = catalog_path(language.code)
+        if catalog.is_file():
+            digest.update(catalog.read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -71,6 +81,7 @@ def worker_build() -> dict[str, Any]:
         "cache": f"salon-shell-{build_version()}",
         "shell": [OFFLINE_PATH, MANIFEST_PATH, *(asset_url(a) for a in SHELL_ASSETS)],
         "offline": OFFLINE_PATH,
+        "words": WORDS_PREFIX,
         "never": list(NEVER_CACHED),
     }
 

@@ -73,3 +73,44 @@ async def test_every_page_links_the_manifest_and_registers_the_worker(
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert re.search(r'<script type="module" src="/static/js/pwa\.js\?v=\w+"></script>', page)
     assert re.search(r'<link rel="apple-touch-icon" href="/static/icons/[\w-]+\.png\?v=', page)
+
+
+# The worker's pattern for the words file the offline page names (templates/sw.js).
+WORKER_WORDS = re.compile(r"/(<meta name=\"salon-words\".*?)/\.exec")
+
+
+async def test_the_offline_page_keeps_its_script_s_words_in_its_language(
+    client: httpx.AsyncClient, db: Database
+) -> None:
+    await found_club(db)
+    worker = (await client.get("/sw.js")).text
+    found = BUILD.search(worker)
+    assert found
+    build = json.loads(found.group(1))
+    # The language script is stored on install, and the words files are answered from the
+    # cache with the server away.
+    assert any(url.startswith("/static/js/i18n.js?v=") for url in build["shell"])
+    assert build["words"] == "/i18n/"
+    script = (await client.get("/static/js/offline.js")).text
+    assert 'from "./i18n.js"' in script
+
+    # The French offline page names its words file, which the worker finds in it and stores.
+    page = (await client.get("/offline", headers={"accept-language": "fr"})).text
+    pattern = WORKER_WORDS.search(worker)
+    assert pattern, "the worker looks for the words file in the offline page"
+    named = re.search(pattern.group(1), page)
+    assert named, "the worker finds the words file the page names"
+    url = named.group(1)
+    assert url.startswith(build["words"] + "fr.json?v=")
+    words = await client.get(url)
+    assert words.status_code == 200
+    # Cacheable for good under that address: the stored copy stays right.
+    assert "immutable" in words.headers["cache-control"]
+    messages = json.loads(words.content)["messages"]
+    assert messages["Trying…"] == "Nouvel essai…"
+    forms = messages["Still unreachable. Trying again every {n} second."]
+    assert forms[2] == "Toujours injoignable. Nouvel essai toutes les {n} secondes."
+
+    # English, the scripts' own language, needs no words file.
+    english = (await client.get("/offline", headers={"accept-language": "en"})).text
+    assert not re.search(pattern.group(1), english)

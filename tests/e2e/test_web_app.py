@@ -18,6 +18,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from app.api.deps import LANGUAGE_COOKIE
 from tests.e2e.table_ui import (
     act,
     call_api,
@@ -153,6 +154,35 @@ def test_the_offline_page_on_a_phone(
     expect(retry).to_be_in_viewport(ratio=1)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shot(page, "offline-phone")
+
+
+def test_the_offline_page_speaks_the_language_it_was_kept_in(
+    live_server: LiveServer,
+    new_page: NewPage,
+    expected_console: list[re.Pattern[str]],
+) -> None:
+    """A visitor reading the club in Russian when the worker was installed gets the offline
+    page in Russian, its script's words too, with the server away."""
+    base = live_server.base_url
+    page = new_page()
+    # Chosen before the first page, so that the worker stores the Russian offline page.
+    page.context.add_cookies([{"name": LANGUAGE_COOKIE, "value": "ru", "url": base}])
+    page.goto(f"{base}/login")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    kept = page.evaluate(SHELL_URLS)
+    assert any(url.startswith(f"{base}/static/js/i18n.js?v=") for url in kept), kept
+    assert any(url.startswith(f"{base}/i18n/ru.json?v=") for url in kept), kept
+
+    expected_console.append(re.compile(r"ERR_INTERNET_DISCONNECTED"))
+    page.context.set_offline(True)
+    page.goto(f"{base}/lobby")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    retry = page.get_by_role("button", name="Попробовать снова")
+    retry.click()
+    # The script's sentence, in the plural form Russian takes for five.
+    said = "Всё ещё недоступен. Новая попытка каждые 5 секунд."
+    expect(page.get_by_role("status")).to_have_text(said)
 
 
 # Installed before the table loads: the page's visibility and focus as the test sets them

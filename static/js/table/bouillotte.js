@@ -94,20 +94,23 @@ function amountPicker(action, view, ctx) {
   // §5: an opening or a raise names the player's whole stake; the button says so, and what
   // the player adds to what they have in already.
   const already = view.hand.seats?.[view.hand.viewer]?.stake ?? 0;
-  const label = () => {
-    const total = clamp(Number(number.value));
+  const labelFor = (total) => {
     const said = { amount: chips(total), added: chips(total - already) };
     if (action.action === "open") return already ? t("Open to {amount} (add {added})", said) : t("Open to {amount}", said);
     return already ? t("Raise to {amount} (add {added})", said) : t("Raise to {amount}", said);
   };
+  const label = () => labelFor(clamp(Number(number.value)));
   const set = (v) => { number.value = String(clamp(v)); slider.value = number.value; go.textContent = label(); };
   slider.addEventListener("input", () => set(Number(slider.value)));
   number.addEventListener("input", () => { slider.value = number.value; go.textContent = label(); });
   go.addEventListener("click", () => ctx.act({ action: action.action, amount: clamp(Number(number.value)) }));
   set(min);
+  // A preset's short word says which amount; its title, what choosing it sets ("Raise to 40").
   const presets = [[t("Min"), min], [t("½ pot"), min + pot / 2], [tp("noun", "Pot"), min + pot], [t("Max"), max]]
     .filter(([, v], i, all) => all.findIndex(([, w]) => clamp(w) === clamp(v)) === i)
-    .map(([text, v]) => h("button", { type: "button", class: "small secondary preset", text, onclick: () => set(v) }));
+    .map(([text, v]) => h("button", {
+      type: "button", class: "small secondary preset", text, title: labelFor(clamp(v)), onclick: () => set(v),
+    }));
   return h("div", { class: "bet-picker" }, h("div", { class: "presets" }, ...presets), slider, number, go);
 }
 

@@ -135,7 +135,7 @@ function renderSeats(container, view, game, { onSit, anchor, turnLeft, cardOptio
       h("div", { class: "seat-stack", dataset: { testid: "stack" } }, chips(stack)),
       tags.length ? h("div", { class: "seat-tags" }, ...tags.map((t) => h("span", { class: "tag", text: t }))) : null,
       backs,
-      dealer === seat ? h("span", { class: "dealer-button", title: t("Dealer"), "aria-label": t("Dealer"), text: "D" }) : null,
+      dealer === seat ? h("span", { class: "dealer-button", title: t("Dealer"), "aria-label": t("Dealer"), text: tp("dealer button", "D") }) : null,
     ].filter(Boolean));
     nodes.push(el);
   }
